@@ -1,0 +1,166 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid,
+} from 'drizzle-orm/pg-core';
+
+// One schema for both drivers (PGlite and PostgreSQL 15+). Ids are UUIDv7 generated in code.
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date', precision: 3 });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+
+export const organizations = pgTable('organizations', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('organizations_name_key').on(sql`lower(${t.name})`)]);
+
+export const apiKeys = pgTable('api_keys', {
+  id: uuid('id').primaryKey(),
+  orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  keyHash: text('key_hash').notNull(),
+  prefix: text('prefix').notNull(),
+  lastFour: text('last_four').notNull(),
+  createdAt: createdAt(),
+  expiresAt: ts('expires_at'),
+  lastUsedAt: ts('last_used_at'),
+  revokedAt: ts('revoked_at'),
+}, (t) => [uniqueIndex('api_keys_hash_key').on(t.keyHash), index('api_keys_org_idx').on(t.orgId, t.createdAt)]);
+
+export const agents = pgTable('agents', {
+  id: uuid('id').primaryKey(),
+  orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  provider: text('provider').notNull(),
+  name: text('name').notNull(),
+  nameKey: text('name_key').notNull(),
+  description: text('description'),
+  isActive: boolean('is_active').notNull().default(true),
+  configSealed: text('config_sealed').notNull(),
+  configFields: jsonb('config_fields').$type<string[]>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  deletedAt: ts('deleted_at'),
+}, (t) => [
+  uniqueIndex('agents_org_name_key').on(t.orgId, t.nameKey).where(sql`${t.deletedAt} is null`),
+  index('agents_org_idx').on(t.orgId, t.createdAt),
+]);
+
+export const scenarios = pgTable('scenarios', {
+  id: uuid('id').primaryKey(),
+  // null for the built-in library, shared by every organization
+  orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  nameKey: text('name_key').notNull(),
+  description: text('description'),
+  category: text('category'),
+  tags: jsonb('tags').$type<string[]>().notNull(),
+  persona: text('persona'),
+  goal: text('goal'),
+  instructions: text('instructions'),
+  openingMessage: text('opening_message'),
+  script: jsonb('script').$type<string[]>().notNull(),
+  criteria: jsonb('criteria').$type<unknown[]>().notNull(),
+  passThreshold: doublePrecision('pass_threshold').notNull(),
+  maxTurns: integer('max_turns'),
+  isBuiltin: boolean('is_builtin').notNull(),
+  position: integer('position'),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('scenarios_org_name_key').on(t.orgId, t.nameKey),
+  index('scenarios_org_idx').on(t.orgId, t.createdAt),
+]);
+
+export const testSuites = pgTable('test_suites', {
+  id: uuid('id').primaryKey(),
+  orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  nameKey: text('name_key').notNull(),
+  description: text('description'),
+  isDefault: boolean('is_default').notNull().default(false),
+  scenarioIds: jsonb('scenario_ids').$type<string[]>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('test_suites_org_name_key').on(t.orgId, t.nameKey),
+  index('test_suites_org_idx').on(t.orgId, t.createdAt),
+]);
+
+export const runs = pgTable('runs', {
+  id: uuid('id').primaryKey(),
+  seq: bigserial('seq', { mode: 'number' }).notNull(),
+  orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  status: text('status').notNull(),
+  agentId: uuid('agent_id').notNull(),
+  agentName: text('agent_name').notNull(),
+  testSuiteId: uuid('test_suite_id'),
+  testMode: text('test_mode').notNull(),
+  maxTurns: integer('max_turns').notNull(),
+  totalScenarios: integer('total_scenarios').notNull(),
+  passedCount: integer('passed_count').notNull().default(0),
+  failedCount: integer('failed_count').notNull().default(0),
+  errorCount: integer('error_count').notNull().default(0),
+  errorMessage: text('error_message'),
+  metrics: jsonb('metrics'),
+  createdAt: createdAt(),
+  startedAt: ts('started_at').notNull(),
+  completedAt: ts('completed_at'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('runs_seq_key').on(t.seq),
+  index('runs_org_created_idx').on(t.orgId, t.createdAt),
+  index('runs_org_status_idx').on(t.orgId, t.status),
+  index('runs_agent_idx').on(t.agentId),
+]);
+
+export const scenarioRuns = pgTable('scenario_runs', {
+  id: uuid('id').primaryKey(),
+  runId: uuid('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+  orgId: uuid('org_id').notNull(),
+  scenarioId: uuid('scenario_id').notNull(),
+  scenarioName: text('scenario_name').notNull(),
+  position: integer('position').notNull(),
+  status: text('status').notNull(),
+  passed: boolean('passed'),
+  gradeSummary: text('grade_summary'),
+  criteriaResults: jsonb('criteria_results').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+  transcript: jsonb('transcript').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+  errorMessage: text('error_message'),
+  durationMs: integer('duration_ms'),
+  metrics: jsonb('metrics'),
+  turnDurations: jsonb('turn_durations').$type<number[]>(),
+  testerModel: text('tester_model'),
+  judgeModel: text('judge_model'),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: createdAt(),
+  startedAt: ts('started_at'),
+  completedAt: ts('completed_at'),
+}, (t) => [
+  index('scenario_runs_run_idx').on(t.runId, t.position),
+  index('scenario_runs_run_status_idx').on(t.runId, t.status),
+]);
+
+export const webhooks = pgTable('webhooks', {
+  id: uuid('id').primaryKey(),
+  orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  url: text('url').notNull(),
+  description: text('description'),
+  agentId: uuid('agent_id'),
+  events: jsonb('events').$type<string[]>().notNull(),
+  isActive: boolean('is_active').notNull().default(true),
+  secretSealed: text('secret_sealed').notNull(),
+  consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+  disabledReason: text('disabled_reason'),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+}, (t) => [index('webhooks_org_idx').on(t.orgId, t.createdAt)]);
+
+export const idempotencyKeys = pgTable('idempotency_keys', {
+  orgId: uuid('org_id').notNull(),
+  key: text('key').notNull(),
+  requestHash: text('request_hash').notNull(),
+  state: text('state').notNull(),
+  responseStatus: integer('response_status'),
+  responseBody: text('response_body'),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('idempotency_keys_pk').on(t.orgId, t.key)]);

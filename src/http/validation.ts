@@ -1,0 +1,73 @@
+import AjvModule, { type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { AppError } from './errors.js';
+
+const Ajv = AjvModule.default ?? (AjvModule as any);
+const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
+
+function makeAjv(coerce: boolean) {
+  // allErrors so that a missing field wins over an invalid one (decisions §1 precedence);
+  // bodies are never coerced ("5" is not a number), query strings are.
+  const ajv = new Ajv({ allErrors: true, coerceTypes: coerce, useDefaults: false, removeAdditional: false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const queryAjv = makeAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema);
+
+export const validateWith = (schema: object) => bodyAjv.compile(schema);
+
+function fieldOf(e: ErrorObject): string {
+  const base = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (e.keyword === 'required') return base ? `${base}.${e.params.missingProperty}` : e.params.missingProperty;
+  if (e.keyword === 'additionalProperties') return base ? `${base}.${e.params.additionalProperty}` : e.params.additionalProperty;
+  return base;
+}
+
+function valueAt(root: unknown, instancePath: string): unknown {
+  let cur: any = root;
+  for (const seg of instancePath.split('/').slice(1)) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = cur[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return cur;
+}
+
+const SECRET_FIELD = /(key|secret|token|password)/i;
+
+/** Turns validation errors into the one envelope: MISSING before INVALID, the field named. */
+export function toAppError(errors: ErrorObject[], part: string, input: unknown, requiredTop: string[]): AppError {
+  if (part === 'body' && (input === null || typeof input !== 'object' || Array.isArray(input))) {
+    return new AppError('INVALID_JSON', 'The request body must be a JSON object');
+  }
+  const missing = errors.find((e) => e.keyword === 'required');
+  if (missing) {
+    const field = fieldOf(missing);
+    return new AppError('MISSING_REQUIRED_FIELD', `${field} is required`, { details: { field } });
+  }
+  for (const name of requiredTop) {
+    if (input && typeof input === 'object' && (input as any)[name] === null) {
+      return new AppError('MISSING_REQUIRED_FIELD', `${name} is required`, { details: { field: name } });
+    }
+  }
+  const extra = errors.find((e) => e.keyword === 'additionalProperties');
+  if (extra) {
+    const field = fieldOf(extra);
+    return new AppError('INVALID_FIELD_VALUE', `Unknown field: ${field}`, { details: { field } });
+  }
+  // The deepest error is the most specific one (anyOf branches report at their parent too).
+  const e = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
+  const field = e ? fieldOf(e) : part;
+  const value = e ? valueAt(input, e.instancePath) : undefined;
+  const details: Record<string, unknown> = { field };
+  if (value !== undefined && (typeof value !== 'object' || value === null) && !SECRET_FIELD.test(field)) details.value = value;
+  const message = e?.keyword === 'enum' || e?.keyword === 'const' || e?.keyword === 'anyOf'
+    ? `${field} has an invalid value`
+    : `${field} ${e?.message ?? 'is invalid'}`;
+  return new AppError('INVALID_FIELD_VALUE', message, { details });
+}
