@@ -1,0 +1,178 @@
+import type { Clock } from '../lib/clock.js';
+import { createLlmClient, errorFromResponse, LlmError, networkError, type ChatMessage, type LlmClient } from '../lib/llm-client.js';
+import type { ToolCall } from '../engine/types.js';
+import { ProviderError, type AgentReply, type ProviderAdapter, type ProviderSession, type ValidateResult } from './types.js';
+
+// provider_4: any OpenAI Chat Completions endpoint (providers.md §5). The API is stateless, so the session
+// is our own message array, and since the endpoint never executes tools we answer them from `tool_mocks`.
+
+export interface OpenAiCompatibleConfig {
+  base_url: string;
+  model: string;
+  api_key?: string;
+  system_prompt?: string;
+  tools?: unknown[];
+  tool_mocks?: Record<string, unknown>;
+  temperature?: number;
+  max_completion_tokens?: number;
+  extra_headers?: Record<string, string>;
+  price_per_1k_input?: number;
+  price_per_1k_output?: number;
+  timeout_ms?: number;
+}
+
+/** Bounds the tool loop: an agent that keeps calling tools would otherwise never answer the caller. */
+export const MAX_TOOL_ROUNDS = 8;
+const VALIDATE_TIMEOUT_MS = 10_000;
+
+export function toProviderError(err: unknown): unknown {
+  if (!(err instanceof LlmError)) return err;
+  return new ProviderError(err.kind, err.detail, { status: err.status, code: err.code, retryAfterMs: err.retryAfterMs, cause: err });
+}
+
+/** Accepts both the wire form `{type:"function", function:{…}}` and the bare `{name, description, parameters}`. */
+function toWireTools(tools: unknown[] | undefined): unknown[] | undefined {
+  if (!tools || tools.length === 0) return undefined;
+  return tools.map((t) => {
+    const o = t as { type?: unknown; function?: unknown };
+    return o && o.type === 'function' && o.function ? t : { type: 'function', function: t };
+  });
+}
+
+function parseArguments(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw; // kept verbatim so the transcript shows what the agent actually sent
+  }
+}
+
+class OpenAiCompatibleSession implements ProviderSession {
+  private readonly messages: ChatMessage[] = [];
+  private readonly tools: unknown[] | undefined;
+  private inputTokens = 0;
+  private outputTokens = 0;
+  private closed = false;
+
+  constructor(private readonly cfg: OpenAiCompatibleConfig, private readonly client: LlmClient) {
+    if (cfg.system_prompt) this.messages.push({ role: 'system', content: cfg.system_prompt });
+    this.tools = toWireTools(cfg.tools);
+  }
+
+  async greeting(): Promise<AgentReply | null> {
+    return null; // a completion endpoint only ever answers
+  }
+
+  async send(text: string, signal: AbortSignal): Promise<AgentReply> {
+    if (this.closed) throw new ProviderError('provider_error', 'session already closed');
+    this.messages.push({ role: 'user', content: text });
+    const calls: ToolCall[] = [];
+    const said: string[] = [];
+    for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+      let res;
+      try {
+        res = await this.client.chat({
+          model: this.cfg.model,
+          messages: this.messages,
+          tools: this.tools,
+          temperature: this.cfg.temperature,
+          max_completion_tokens: this.cfg.max_completion_tokens,
+          signal,
+        });
+      } catch (err) {
+        throw toProviderError(err);
+      }
+      if (res.usage) {
+        this.inputTokens += res.usage.prompt_tokens;
+        this.outputTokens += res.usage.completion_tokens;
+      }
+      // Text spoken alongside a tool call ("let me check…") is part of what the caller hears.
+      if (res.content && res.content.trim()) said.push(res.content);
+      if (res.tool_calls.length === 0) {
+        this.messages.push({ role: 'assistant', content: res.content ?? '' });
+        return { content: said.join('\n'), tool_calls: calls, ended: false };
+      }
+      this.messages.push({ role: 'assistant', content: res.content, tool_calls: res.tool_calls });
+      for (const tc of res.tool_calls) {
+        const name = tc.function.name;
+        const mocks = this.cfg.tool_mocks ?? {};
+        const result = Object.prototype.hasOwnProperty.call(mocks, name) ? mocks[name] : { error: `no mock configured for tool ${name}` };
+        calls.push({ id: tc.id, name, arguments: parseArguments(tc.function.arguments), result });
+        // A string mock already is the text the tool returns; anything else travels as JSON.
+        this.messages.push({ role: 'tool', tool_call_id: tc.id, content: typeof result === 'string' ? result : JSON.stringify(result) });
+      }
+    }
+    throw new ProviderError('provider_error', `agent kept calling tools for ${MAX_TOOL_ROUNDS} rounds without answering`);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  costUsd(): number | null {
+    const pin = this.cfg.price_per_1k_input;
+    const pout = this.cfg.price_per_1k_output;
+    if (pin === undefined && pout === undefined) return null;
+    const usd = (this.inputTokens / 1000) * (pin ?? 0) + (this.outputTokens / 1000) * (pout ?? 0);
+    return Math.round(usd * 1e8) / 1e8;
+  }
+}
+
+function headersFor(cfg: OpenAiCompatibleConfig): Record<string, string> {
+  const h: Record<string, string> = { accept: 'application/json', ...cfg.extra_headers };
+  if (cfg.api_key) h.authorization = `Bearer ${cfg.api_key}`;
+  return h;
+}
+
+async function validate(cfg: OpenAiCompatibleConfig, opts: { signal: AbortSignal; clock: Clock }, fetchImpl: typeof fetch): Promise<ValidateResult> {
+  const ac = new AbortController();
+  let timedOut = false;
+  const onAbort = () => ac.abort(opts.signal.reason);
+  opts.signal.addEventListener('abort', onAbort, { once: true });
+  const timeoutMs = Math.min(cfg.timeout_ms ?? VALIDATE_TIMEOUT_MS, VALIDATE_TIMEOUT_MS);
+  opts.clock.sleep(timeoutMs, ac.signal).then(() => {
+    timedOut = true;
+    ac.abort(new Error('timeout'));
+  }, () => undefined);
+  const fail = (error_code: string, message: string, extra: Record<string, unknown> = {}): ValidateResult =>
+    ({ valid: false, message, details: { error_code, ...extra } });
+  try {
+    const res = await fetchImpl(`${cfg.base_url.replace(/\/+$/, '')}/models`, { headers: headersFor(cfg), signal: ac.signal });
+    const text = await res.text();
+    if (res.ok) return { valid: true, message: 'credentials accepted', details: { status: res.status } };
+    const err = new ProviderError('provider_error', errorFromResponse(res.status, text, null, res.statusText).detail, { status: res.status });
+    const details = { status: res.status };
+    if (res.status === 401 || res.status === 403) return fail('invalid_credentials', err.message, details);
+    if (res.status === 404) return fail('not_found', err.message, details);
+    return fail('provider_error', err.message, details);
+  } catch (err) {
+    if (timedOut) return fail('timeout', `provider: no answer within ${timeoutMs} ms`);
+    if (opts.signal.aborted) throw err;
+    return fail('unreachable', `provider: ${networkError(err).detail}`);
+  } finally {
+    opts.signal.removeEventListener('abort', onAbort);
+    ac.abort(); // stops the timeout's sleep
+  }
+}
+
+export function createOpenAiCompatibleAdapter(deps: { fetch?: typeof fetch; retrySchedule?: readonly number[] } = {}): ProviderAdapter {
+  const fetchImpl = deps.fetch ?? fetch;
+  return {
+    provider: 'provider_4',
+    async openSession({ config, clock }) {
+      const cfg = config as OpenAiCompatibleConfig;
+      const client = createLlmClient({
+        baseUrl: cfg.base_url,
+        apiKey: cfg.api_key ?? null,
+        clock,
+        fetch: fetchImpl,
+        headers: cfg.extra_headers,
+        retrySchedule: deps.retrySchedule,
+      });
+      return new OpenAiCompatibleSession(cfg, client);
+    },
+    validate: (config, opts) => validate(config as OpenAiCompatibleConfig, opts, fetchImpl),
+  };
+}
+
+export const openAiCompatibleAdapter: ProviderAdapter = createOpenAiCompatibleAdapter();
