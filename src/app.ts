@@ -1,0 +1,73 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import sjson from 'secure-json-parse';
+import type { Deps } from './deps.js';
+import { AppError } from './http/errors.js';
+import { registerAuth } from './http/auth.js';
+import { registerErrorHandling, registerMethodNotAllowed } from './http/error-handler.js';
+import { registerIdempotency } from './http/idempotency.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import { validatorCompiler } from './http/validation.js';
+import { apiRoutes } from './routes.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  logger?: boolean | object;
+}
+
+/** The Fastify app without listen(): the server entry and the tests share it. */
+export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    disableRequestLogging: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, sjson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
+    } catch {
+      done(new AppError('INVALID_JSON', 'The request body is not valid JSON'), undefined);
+    }
+  });
+
+  registerErrorHandling(app);
+  const finishMethods = registerMethodNotAllowed(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Rehearsal API', version: '1.0.0',
+        description: 'Test conversational AI agents with simulated callers and auditable judges. Every request needs `Authorization: Bearer sk_live_…`.',
+      },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_live_ followed by 40 letters and digits' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  registerAuth(app, deps.db, deps.clock);
+  registerRateLimit(app, deps.config.rateLimitPerMinute);
+  registerIdempotency(app, deps.db, deps.clock);
+
+  await app.register(apiRoutes(deps), { prefix: '/api/v1' });
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(async () => finishMethods());
+  return app;
+}

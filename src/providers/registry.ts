@@ -1,0 +1,7 @@
+import type { ProviderAdapter, ProviderId } from './types.js';
+import { createOpenAiCompatibleAdapter } from './openai-compatible.js';
+
+/** The adapters this build ships, by provider value. */
+export function createAdapters(): Partial<Record<ProviderId, ProviderAdapter>> {
+  return { provider_4: createOpenAiCompatibleAdapter() };
+}

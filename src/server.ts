@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { startControlServer } from './cli/control.js';
+import type { Config } from './config.js';
+import type { Deps } from './deps.js';
+import { systemClock } from './lib/clock.js';
+import { createApiKey } from './modules/api-keys/api-keys.service.js';
+import { countOrganizations, findOrCreateOrganization } from './modules/organizations/organizations.service.js';
+import { openRuntime } from './runtime.js';
+import { createAdapters } from './providers/registry.js';
+
+export interface Service {
+  app: FastifyInstance | null;
+  deps: Deps;
+  url: string | null;
+  stop(): Promise<void>;
+}
+
+type Print = (line: string) => void;
+
+/** Boots the API (and, unless told otherwise, the worker) on the configured database. */
+export async function startService(config: Config, opts: { api: boolean; worker: boolean; print?: Print }): Promise<Service> {
+  const print = opts.print ?? ((l) => process.stdout.write(l + '\n'));
+  const rt = await openRuntime(config);
+  const deps: Deps = { config, db: rt.db, clock: systemClock, box: rt.box, hooks: {}, adapters: createAdapters() };
+  const stops: Array<() => Promise<void>> = [];
+
+  let app: FastifyInstance | null = null;
+  let url: string | null = null;
+  try {
+    if (opts.api) {
+      if ((await countOrganizations(rt.db)) === 0) {
+        const { org } = await findOrCreateOrganization(rt.db, 'default', new Date());
+        const k = await createApiKey(rt.db, { orgId: org.id }, { name: 'first key' }, new Date());
+        print('First start: created the organization "default" and this API key (it will not be shown again):');
+        print(`  ${k.key}`);
+      }
+      app = await buildApp(deps, { logger: { level: config.logLevel } });
+      await app.listen({ port: config.port, host: config.host });
+      const addr = app.server.address();
+      const port = typeof addr === 'object' && addr ? addr.port : config.port;
+      url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+      stops.push(() => app!.close());
+      print(`Rehearsal API listening on ${url}/api/v1 (docs: ${url}/docs)`);
+    }
+    print(`Database: ${rt.describeDb}`);
+    if (!config.databaseUrl) {
+      stops.push(await startControlServer(config.dataDir, rt.db));
+      print('Create an API key: rehearsal keys create --org <name>   (npx rehearsal … from a checkout)');
+    } else {
+      print('Create an API key: DATABASE_URL=… REHEARSAL_SECRET_KEY=… rehearsal keys create --org <name>');
+    }
+  } catch (err) {
+    for (const s of stops.reverse()) await s().catch(() => {});
+    await rt.close();
+    throw err;
+  }
+
+  let stopped = false;
+  return {
+    app, deps, url,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      for (const s of stops.reverse()) await s().catch(() => {});
+      await rt.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { openEmbedded, openPostgres, type Database } from '../src/db/client.js';
+import type { Deps, RunHooks } from '../src/deps.js';
+import { systemClock, type Clock } from '../src/lib/clock.js';
+import { createSecretBox, generateSecret } from '../src/lib/secret-box.js';
+import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
+import { findOrCreateOrganization } from '../src/modules/organizations/organizations.service.js';
+import { syncBuiltinLibrary } from '../src/modules/scenarios/builtin-sync.js';
+
+/**
+ * A fresh database per test file: in-memory PGlite by default, a throwaway PostgreSQL database
+ * when DATABASE_URL is set (the suite runs on both drivers).
+ */
+export async function freshDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const db = await openEmbedded(null);
+    return { db, drop: async () => {} };
+  }
+  const name = `rehearsal_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const db = await openPostgres(u.toString());
+  return {
+    db,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  deps: Deps;
+  key: string;
+  orgId: string;
+  newOrg(name?: string): Promise<{ orgId: string; key: string }>;
+  call(method: string, url: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, any> }>;
+  close(): Promise<void>;
+}
+
+export async function createTestContext(overrides: { env?: Record<string, string>; hooks?: RunHooks; clock?: Clock; config?: Partial<Config>; adapters?: Deps['adapters'] } = {}): Promise<TestContext> {
+  const { db, drop } = await freshDatabase();
+  await db.migrate();
+  await syncBuiltinLibrary(db, new Date());
+  const config = { ...loadConfig({ REHEARSAL_SECRET_KEY: generateSecret(), ...overrides.env }), ...overrides.config };
+  const deps: Deps = { config, db, clock: overrides.clock ?? systemClock, box: createSecretBox(generateSecret()), hooks: overrides.hooks ?? {}, adapters: overrides.adapters ?? {} };
+  const app = await buildApp(deps);
+  await app.ready();
+  let orgCounter = 0;
+  const newOrg = async (name?: string) => {
+    const { org } = await findOrCreateOrganization(db, name ?? `org-${++orgCounter}-${Math.random().toString(36).slice(2, 8)}`, new Date());
+    const k = await createApiKey(db, { orgId: org.id }, { name: 'test' }, new Date());
+    return { orgId: org.id, key: k.key };
+  };
+  const first = await newOrg('acme');
+  const call: TestContext['call'] = async (method, url, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    const key = opts.key === undefined ? first.key : opts.key;
+    if (key) headers.authorization = `Bearer ${key}`;
+    let payload: string | undefined;
+    if (opts.body !== undefined) {
+      payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await app.inject({ method: method as any, url, headers, payload });
+    let body: any = res.body;
+    try { body = res.body ? JSON.parse(res.body) : null; } catch { /* not JSON */ }
+    return { status: res.statusCode, body, headers: res.headers };
+  };
+  return {
+    app, deps, key: first.key, orgId: first.orgId, newOrg, call,
+    close: async () => {
+      await app.close();
+      await db.close();
+      await drop();
+    },
+  };
+}
+
+export function expectError(res: { status: number; body: any }, status: number, code: string) {
+  if (res.status !== status || res.body?.code !== code || typeof res.body?.error !== 'string') {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
