@@ -1,0 +1,64 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Timestamp, Uuid } from '../../http/common.js';
+import { Check, CriterionInput } from '../../engine/types.js';
+
+const Text = (maxLength: number) => Nullable(Type.String({ maxLength }));
+
+/** A criterion as stored and shown: defaults applied, so `max_points`, `required` and `check` are always present. */
+export const CriterionSchema = Type.Object({
+  criterion: Type.String(),
+  max_points: Type.Number(),
+  required: Type.Boolean(),
+  check: Nullable(Check),
+});
+
+export const ScenarioSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  category: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  persona: Nullable(Type.String()),
+  goal: Nullable(Type.String()),
+  instructions: Nullable(Type.String()),
+  opening_message: Nullable(Type.String()),
+  script: Type.Array(Type.String(), { description: 'Tester lines used when no tester model is configured' }),
+  criteria: Type.Array(CriterionSchema),
+  pass_threshold: Type.Number({ minimum: 0, maximum: 1 }),
+  max_turns: Nullable(Type.Integer({ description: "Caps the run's max_turns for this scenario" })),
+  is_builtin: Type.Boolean({ description: 'Built-in templates are shared by every organization and read-only' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+}, { $id: 'Scenario' });
+
+export const ScenarioList = Type.Object({
+  scenarios: Type.Array(ScenarioSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(),
+});
+
+// Every editable field; POST requires name and criteria, PUT takes any subset.
+const fields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.Optional(Text(2000)),
+  category: Type.Optional(Text(100)),
+  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, uniqueItems: true })),
+  persona: Type.Optional(Text(4000)),
+  goal: Type.Optional(Text(4000)),
+  instructions: Type.Optional(Text(8000)),
+  opening_message: Type.Optional(Text(4000)),
+  script: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 4000 }), { maxItems: 100 })),
+  criteria: Type.Array(CriterionInput, { minItems: 1, maxItems: 50 }),
+  pass_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  max_turns: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 50 }))),
+};
+
+export const CreateScenarioBody = Type.Object(fields, { additionalProperties: false });
+export type CreateScenarioInput = Static<typeof CreateScenarioBody>;
+
+export const UpdateScenarioBody = Type.Partial(Type.Object(fields), { additionalProperties: false });
+export type UpdateScenarioInput = Static<typeof UpdateScenarioBody>;
+
+export const ScenarioQuery = {
+  category: Type.Optional(Type.String({ description: 'Exact category, case-insensitive' })),
+  tag: Type.Optional(Type.String({ description: 'Templates carrying this tag, case-insensitive' })),
+  q: Type.Optional(Type.String({ description: 'Case-insensitive substring of the name or the description' })),
+};
