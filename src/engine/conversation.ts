@@ -1,0 +1,184 @@
+import type { Clock } from '../lib/clock.js';
+import { ProviderError, type AgentReply, type ProviderSession } from '../providers/types.js';
+import { completedTurns } from './metrics.js';
+import { TesterError, type Tester } from './tester/types.js';
+import type { TranscriptEntry } from './types.js';
+
+export const RUN_CANCELED = 'run canceled';
+/** Ending the provider-side session must not hold a worker hostage. */
+export const CLOSE_TIMEOUT_MS = 5000;
+
+export type EndReason = 'max_turns' | 'tester_ended' | 'agent_ended' | 'timeout' | 'canceled' | 'error';
+export type ErrorSide = 'provider' | 'tester' | 'timeout' | 'canceled' | 'internal';
+
+export interface ConversationError {
+  side: ErrorSide;
+  /** Prefixed with its side, as decisions §7 wants error_message: `provider: …`, `tester: …`, … */
+  message: string;
+  cause: unknown;
+}
+
+export interface ConversationOptions {
+  session: ProviderSession;
+  tester: Tester;
+  maxTurns: number;
+  timeoutMs: number;
+  clock: Clock;
+  signal: AbortSignal;
+  /** Called for every entry in order; entry n is persisted before entry n+1 is recorded. */
+  onEntry?: (entry: TranscriptEntry, index: number) => Promise<void> | void;
+}
+
+export interface ConversationResult {
+  transcript: TranscriptEntry[];
+  end_reason: EndReason;
+  error: ConversationError | null;
+  turn_count: number;
+  turn_durations_ms: number[];
+  started_at: number;
+  duration_ms: number;
+  cost_usd: number | null;
+}
+
+/**
+ * Settles with `p`, or rejects with the signal's reason as soon as it aborts, so a provider or tester that
+ * ignores its signal still cannot keep a canceled conversation alive.
+ */
+export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    p.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+export function describeError(err: unknown): ConversationError {
+  if (err instanceof ProviderError) return { side: 'provider', message: err.message, cause: err };
+  if (err instanceof TesterError) return { side: 'tester', message: err.message, cause: err };
+  return { side: 'internal', message: `internal: ${err instanceof Error ? err.message : String(err)}`, cause: err };
+}
+
+export async function runConversation(opts: ConversationOptions): Promise<ConversationResult> {
+  const { session, tester, clock } = opts;
+  const startedAt = clock.now();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const transcript: TranscriptEntry[] = [];
+  const durations: number[] = [];
+
+  // One signal for everything in flight: the run's cancel and this conversation's deadline.
+  const ctl = new AbortController();
+  let timedOut = false;
+  const onCancel = () => ctl.abort(new Error(RUN_CANCELED));
+  if (opts.signal.aborted) onCancel();
+  else opts.signal.addEventListener('abort', onCancel, { once: true });
+  clock.sleep(opts.timeoutMs, ctl.signal).then(
+    () => {
+      timedOut = true;
+      ctl.abort(new Error(`timeout: conversation exceeded ${opts.timeoutMs} ms`));
+    },
+    () => undefined,
+  );
+  const sig = ctl.signal;
+
+  // Each write overlaps the next remote call instead of adding to the turn's latency; awaiting the previous
+  // write before the next record keeps them ordered and surfaces a failure within one step.
+  let persisting: Promise<void> = Promise.resolve();
+  const record = (entry: TranscriptEntry) => {
+    const index = transcript.push(entry) - 1;
+    if (!opts.onEntry) return;
+    const onEntry = opts.onEntry;
+    persisting = persisting.then(() => onEntry(entry, index));
+    persisting.catch(() => undefined); // observed at the next await; never an unhandled rejection meanwhile
+  };
+  const agentEntry = (reply: AgentReply, at: number, latency: number | null): TranscriptEntry => ({
+    role: 'assistant',
+    content: reply.content,
+    timestamp: iso(at),
+    ...(reply.tool_calls.length ? { tool_calls: reply.tool_calls } : {}),
+    latency_ms: latency,
+  });
+
+  let endReason: EndReason = 'max_turns';
+  let error: ConversationError | null = null;
+  try {
+    const greeting = await raceAbort(session.greeting(sig), sig);
+    if (greeting && (greeting.content.trim() !== '' || greeting.tool_calls.length > 0)) record(agentEntry(greeting, clock.now(), null));
+    if (greeting?.ended) endReason = 'agent_ended';
+    else {
+      for (let turn = 0; turn < opts.maxTurns; turn++) {
+        const next = await raceAbort(tester.next(transcript, sig), sig);
+        await persisting;
+        if (next.kind === 'end') {
+          endReason = 'tester_ended';
+          break;
+        }
+        const sentAt = clock.now();
+        record({ role: 'user', content: next.content, timestamp: iso(sentAt) });
+        const reply = await raceAbort(session.send(next.content, sig), sig);
+        const at = clock.now();
+        await persisting;
+        record(agentEntry(reply, at, at - sentAt));
+        durations.push(at - sentAt);
+        if (reply.ended) {
+          endReason = 'agent_ended';
+          break;
+        }
+      }
+    }
+    await persisting;
+  } catch (err) {
+    if (opts.signal.aborted) {
+      endReason = 'canceled';
+      error = { side: 'canceled', message: RUN_CANCELED, cause: err };
+    } else if (timedOut) {
+      endReason = 'timeout';
+      error = { side: 'timeout', message: `timeout: conversation exceeded ${opts.timeoutMs} ms`, cause: err };
+    } else {
+      endReason = 'error';
+      error = describeError(err);
+    }
+  } finally {
+    opts.signal.removeEventListener('abort', onCancel);
+    if (!ctl.signal.aborted) ctl.abort(); // stops the deadline's timer
+  }
+  // The caller may write the final status next; no entry write may still be in flight then.
+  await persisting.catch(() => undefined);
+
+  const reason = error === null ? 'completed' : error.side === 'canceled' ? 'canceled' : 'error';
+  const closeCtl = new AbortController();
+  await Promise.race([
+    session.close(reason).catch(() => undefined), // a failed hang-up does not change what the agent said
+    clock.sleep(CLOSE_TIMEOUT_MS, closeCtl.signal).catch(() => undefined),
+  ]);
+  closeCtl.abort();
+
+  let cost: number | null = null;
+  try {
+    cost = session.costUsd();
+  } catch {
+    cost = null;
+  }
+  return {
+    transcript,
+    end_reason: endReason,
+    error,
+    turn_count: completedTurns(transcript),
+    turn_durations_ms: durations,
+    started_at: startedAt,
+    duration_ms: clock.now() - startedAt,
+    cost_usd: cost,
+  };
+}
