@@ -81,10 +81,10 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       // Many processes may start at once: one migrates, the others wait on the same advisory lock.
       const c = await pool.connect();
       try {
-        await c.query('select pg_advisory_lock(724_001)');
+        await c.query('select pg_advisory_lock(724001)');
         await migratePg(drizzlePg(c, { schema }) as any, { migrationsFolder });
       } finally {
-        await c.query('select pg_advisory_unlock(724_001)').catch(() => {});
+        await c.query('select pg_advisory_unlock(724001)').catch(() => {});
         c.release();
       }
     },
