@@ -65,6 +65,38 @@ export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+export interface Deadline {
+  /** Aborts on the parent's abort (reason: RUN_CANCELED) or when the time is up (reason: the timeout message). */
+  signal: AbortSignal;
+  timedOut(): boolean;
+  /** Stops the timer and unlinks from the parent; call it once the guarded work is over. */
+  dispose(): void;
+}
+
+/** One signal for the run's cancel and a deadline measured on the injected clock. */
+export function linkDeadline(parent: AbortSignal, ms: number, clock: Clock, timeoutMessage: string): Deadline {
+  const ctl = new AbortController();
+  let timedOut = false;
+  const onCancel = () => ctl.abort(new Error(RUN_CANCELED));
+  if (parent.aborted) onCancel();
+  else parent.addEventListener('abort', onCancel, { once: true });
+  clock.sleep(ms, ctl.signal).then(
+    () => {
+      timedOut = true;
+      ctl.abort(new Error(timeoutMessage));
+    },
+    () => undefined,
+  );
+  return {
+    signal: ctl.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      parent.removeEventListener('abort', onCancel);
+      if (!ctl.signal.aborted) ctl.abort();
+    },
+  };
+}
+
 export function describeError(err: unknown): ConversationError {
   if (err instanceof ProviderError) return { side: 'provider', message: err.message, cause: err };
   if (err instanceof TesterError) return { side: 'tester', message: err.message, cause: err };
@@ -79,19 +111,9 @@ export async function runConversation(opts: ConversationOptions): Promise<Conver
   const durations: number[] = [];
 
   // One signal for everything in flight: the run's cancel and this conversation's deadline.
-  const ctl = new AbortController();
-  let timedOut = false;
-  const onCancel = () => ctl.abort(new Error(RUN_CANCELED));
-  if (opts.signal.aborted) onCancel();
-  else opts.signal.addEventListener('abort', onCancel, { once: true });
-  clock.sleep(opts.timeoutMs, ctl.signal).then(
-    () => {
-      timedOut = true;
-      ctl.abort(new Error(`timeout: conversation exceeded ${opts.timeoutMs} ms`));
-    },
-    () => undefined,
-  );
-  const sig = ctl.signal;
+  const timeoutMessage = `timeout: conversation exceeded ${opts.timeoutMs} ms`;
+  const deadline = linkDeadline(opts.signal, opts.timeoutMs, clock, timeoutMessage);
+  const sig = deadline.signal;
 
   // Each write overlaps the next remote call instead of adding to the turn's latency; awaiting the previous
   // write before the next record keeps them ordered and surfaces a failure within one step.
@@ -143,16 +165,15 @@ export async function runConversation(opts: ConversationOptions): Promise<Conver
     if (opts.signal.aborted) {
       endReason = 'canceled';
       error = { side: 'canceled', message: RUN_CANCELED, cause: err };
-    } else if (timedOut) {
+    } else if (deadline.timedOut()) {
       endReason = 'timeout';
-      error = { side: 'timeout', message: `timeout: conversation exceeded ${opts.timeoutMs} ms`, cause: err };
+      error = { side: 'timeout', message: timeoutMessage, cause: err };
     } else {
       endReason = 'error';
       error = describeError(err);
     }
   } finally {
-    opts.signal.removeEventListener('abort', onCancel);
-    if (!ctl.signal.aborted) ctl.abort(); // stops the deadline's timer
+    deadline.dispose();
   }
   // The caller may write the final status next; no entry write may still be in flight then.
   await persisting.catch(() => undefined);
