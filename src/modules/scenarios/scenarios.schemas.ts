@@ -1,8 +1,29 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../../http/common.js';
 import { Check, CriterionInput } from '../../engine/types.js';
 
 const Text = (maxLength: number) => Nullable(Type.String({ maxLength }));
+
+/**
+ * `Check` keyed on its `type`: as a plain anyOf, a check with a bad value reports every other branch's
+ * failures too (e.g. "name is required" for a regex check); with if/then only the branch its `type` names
+ * is checked, so the error names the real problem.
+ */
+function byType(union: typeof Check) {
+  const literals = (s: TSchema): string[] => (s.const !== undefined ? [s.const] : (s.anyOf as TSchema[]).map((x) => x.const));
+  const branches = union.anyOf.map((b) => ({ types: literals(b.properties.type), schema: b }));
+  return Type.Unsafe<Static<typeof Check>>({
+    type: 'object',
+    required: ['type'],
+    properties: { type: { type: 'string', enum: branches.flatMap((b) => b.types) } },
+    allOf: branches.map((b) => ({ if: { properties: { type: { enum: b.types } } }, then: b.schema })),
+  });
+}
+
+const CriterionBody = Type.Object({
+  ...CriterionInput.properties,
+  check: Type.Optional(Nullable(byType(Check))),
+}, { additionalProperties: false });
 
 /** A criterion as stored and shown: defaults applied, so `max_points`, `required` and `check` are always present. */
 export const CriterionSchema = Type.Object({
@@ -46,7 +67,7 @@ const fields = {
   instructions: Type.Optional(Text(8000)),
   opening_message: Type.Optional(Text(4000)),
   script: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 4000 }), { maxItems: 100 })),
-  criteria: Type.Array(CriterionInput, { minItems: 1, maxItems: 50 }),
+  criteria: Type.Array(CriterionBody, { minItems: 1, maxItems: 50 }),
   pass_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   max_turns: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 50 }))),
 };
