@@ -38,14 +38,14 @@ const generateSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 function checkUrl(raw: string): string {
   let u: URL;
   try {
-    u = new URL(raw);
+    u = new URL(raw.trim());
   } catch {
     throw invalidField('url', 'url must be an absolute http(s) URL', raw);
   }
   if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) {
     throw invalidField('url', 'url must be an absolute http(s) URL', raw);
   }
-  return raw;
+  return raw.trim();
 }
 
 async function checkAgent(deps: Deps, ctx: Ctx, agentId: string | null | undefined): Promise<string | null> {
