@@ -5,6 +5,9 @@ import { TesterError, type Tester } from './tester/types.js';
 import type { TranscriptEntry } from './types.js';
 
 export const RUN_CANCELED = 'run canceled';
+// Aborting only to stop a timer: a shared reason spares building a DOMException (with its stack) each time.
+const DONE = new Error('done');
+
 /** Ending the provider-side session must not hold a worker hostage. */
 export const CLOSE_TIMEOUT_MS = 5000;
 
@@ -92,7 +95,7 @@ export function linkDeadline(parent: AbortSignal, ms: number, clock: Clock, time
     timedOut: () => timedOut,
     dispose: () => {
       parent.removeEventListener('abort', onCancel);
-      if (!ctl.signal.aborted) ctl.abort();
+      if (!ctl.signal.aborted) ctl.abort(DONE);
     },
   };
 }
@@ -184,7 +187,7 @@ export async function runConversation(opts: ConversationOptions): Promise<Conver
     session.close(reason).catch(() => undefined), // a failed hang-up does not change what the agent said
     clock.sleep(CLOSE_TIMEOUT_MS, closeCtl.signal).catch(() => undefined),
   ]);
-  closeCtl.abort();
+  closeCtl.abort(DONE);
 
   let cost: number | null = null;
   try {

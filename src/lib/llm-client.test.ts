@@ -114,6 +114,14 @@ describe('llm client', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('works over the global fetch as well as the default node:http transport', async () => {
+    server.setReply(() => ({ content: 'ok', tool_calls: [] }));
+    server.inject('rate_limited', { retryAfterMs: '2500' });
+    const viaFetch = createLlmClient({ baseUrl: server.baseUrl, apiKey: 'sk-test', clock, fetch });
+    expect((await viaFetch.chat({ model: 'm', messages: msgs, signal })).content).toBe('ok');
+    expect(clock.sleeps).toEqual([2500]);
+  });
+
   it('omits the Authorization header without an API key', async () => {
     await server.close();
     server = await startFakeOpenAi({ apiKey: null });

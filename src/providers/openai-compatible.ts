@@ -1,5 +1,5 @@
 import type { Clock } from '../lib/clock.js';
-import { createLlmClient, errorFromResponse, LlmError, networkError, type ChatMessage, type LlmClient } from '../lib/llm-client.js';
+import { createLlmClient, errorFromResponse, LlmError, networkError, nodeHttpFetch, type ChatMessage, type HttpFetch, type LlmClient } from '../lib/llm-client.js';
 import type { ToolCall } from '../engine/types.js';
 import { ProviderError, type AgentReply, type ProviderAdapter, type ProviderSession, type ValidateResult } from './types.js';
 
@@ -124,7 +124,7 @@ function headersFor(cfg: OpenAiCompatibleConfig): Record<string, string> {
   return h;
 }
 
-async function validate(cfg: OpenAiCompatibleConfig, opts: { signal: AbortSignal; clock: Clock }, fetchImpl: typeof fetch): Promise<ValidateResult> {
+async function validate(cfg: OpenAiCompatibleConfig, opts: { signal: AbortSignal; clock: Clock }, fetchImpl: HttpFetch): Promise<ValidateResult> {
   const ac = new AbortController();
   let timedOut = false;
   const onAbort = () => ac.abort(opts.signal.reason);
@@ -155,8 +155,8 @@ async function validate(cfg: OpenAiCompatibleConfig, opts: { signal: AbortSignal
   }
 }
 
-export function createOpenAiCompatibleAdapter(deps: { fetch?: typeof fetch; retrySchedule?: readonly number[] } = {}): ProviderAdapter {
-  const fetchImpl = deps.fetch ?? fetch;
+export function createOpenAiCompatibleAdapter(deps: { fetch?: HttpFetch; retrySchedule?: readonly number[] } = {}): ProviderAdapter {
+  const fetchImpl = deps.fetch ?? nodeHttpFetch;
   return {
     provider: 'provider_4',
     async openSession({ config, clock }) {
