@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../lib/clock.js';
+import { createLlmClient } from '../lib/llm-client.js';
 import { createOpenAiCompatibleAdapter } from '../providers/openai-compatible.js';
 import { startFakeAgent, type FakeOpenAiServer, type WireMessage } from '../../test/fakes/openai-agent.js';
 import { defaultJudge, startFakeLlm, type FakeLlm } from '../../test/fakes/fake-llm.js';
@@ -172,6 +173,13 @@ describe('runScenario end to end', () => {
     expect(Date.now() - t0.at).toBeLessThan(2000);
     expect(r).toMatchObject({ status: 'error', error_message: 'run canceled' });
     expect(r.transcript).toHaveLength(6);
+  });
+
+  it('accepts a shared LLM client instead of a base URL', async () => {
+    const client = createLlmClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, clock: systemClock });
+    const r = await run({ llm: { client, testerModel: llm.testerModel, judgeModel: llm.judgeModel } });
+    expect(r).toMatchObject({ status: 'passed', tester_model: 'fake-tester', judge_model: 'fake-judge' });
+    expect(llm.judgeCalls()).toHaveLength(1);
   });
 
   it('uses the default judge only for the criteria it was sent', async () => {

@@ -64,8 +64,9 @@ const isFatal = (err: unknown): ScenarioRunResult['fatal'] =>
 export async function runScenario(opts: RunScenarioOptions): Promise<ScenarioRunResult> {
   const { scenario, clock, signal, llm } = opts;
   const t0 = clock.now();
-  const testerModel = llm.baseUrl && llm.testerModel ? llm.testerModel : null;
-  const judgeModel = llm.baseUrl && llm.judgeModel ? llm.judgeModel : null;
+  const hasEndpoint = Boolean(llm.client || llm.baseUrl);
+  const testerModel = hasEndpoint && llm.testerModel ? llm.testerModel : null;
+  const judgeModel = hasEndpoint && llm.judgeModel ? llm.judgeModel : null;
   const maxTurns = scenario.max_turns ? Math.min(opts.maxTurns, scenario.max_turns) : opts.maxTurns;
 
   let transcript: TranscriptEntry[] = [];

@@ -108,7 +108,9 @@ export const nodeHttpFetch: HttpFetch = (url, init) =>
     const req = (proto === 'https:' ? https : http).request(u, { method: init.method ?? 'GET', headers, agent: agents[proto] }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', (err) => settle(() => reject(err)));
+      res.on('error', (err) => settle(() => reject(new TypeError('fetch failed', { cause: err }))));
+      // 'end' comes before 'close' on a complete body, so this only fires for a response cut short.
+      res.on('close', () => settle(() => reject(new TypeError('fetch failed', { cause: Object.assign(new Error('response closed before its end'), { code: 'ECONNRESET' }) }))));
       res.on('end', () => {
         const status = res.statusCode ?? 0;
         const text = Buffer.concat(chunks).toString('utf8');
@@ -155,7 +157,7 @@ export class LlmError extends Error {
   readonly code: string | null;
   readonly type: string | null;
   readonly retryAfterMs: number | null;
-  /** A connection-level failure (refused, reset): the retry policy decides by the cause's code. */
+  /** No HTTP response at all; whether that is worth a retry is decided by the socket error in `cause`. */
   readonly network: boolean;
   /** The endpoint's own message, without the status. */
   readonly detail: string;

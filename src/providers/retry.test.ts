@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock, StuckClock } from '../../test/fakes/fake-clock.js';
 import { defaultClassify, parseRetryAfter, withRetry } from './retry.js';
+import { LlmError } from '../lib/llm-client.js';
 import { ProviderError } from './types.js';
 
 const httpError = (status: number, extra: { code?: string; retryAfterMs?: number } = {}) =>
@@ -82,6 +83,16 @@ describe('withRetry', () => {
     await expect(withRetry(failing([refused, reset]).fn, { clock, signal })).resolves.toBe('ok');
     expect(clock.sleeps).toEqual([2000, 4000]);
     await expect(withRetry(failing([dns]).fn, { clock: new FakeClock(), signal })).rejects.toBe(dns);
+  });
+
+  it('reads the socket code through our own error wrappers', () => {
+    const sys = (code: string) => Object.assign(new Error(code), { code });
+    const wrapped = (code: string) =>
+      new ProviderError('unreachable', 'connection failed', { cause: new LlmError('unreachable', 'connection failed', { network: true, cause: new TypeError('fetch failed', { cause: sys(code) }) }) });
+    expect(defaultClassify(wrapped('ECONNREFUSED')).retry).toBe(true);
+    expect(defaultClassify(wrapped('ECONNRESET')).retry).toBe(true);
+    expect(defaultClassify(wrapped('ENOTFOUND')).retry).toBe(false);
+    expect(defaultClassify(new LlmError('unreachable', 'x', { network: true })).retry).toBe(false);
   });
 
   it('the abort signal interrupts the wait between attempts', async () => {

@@ -33,14 +33,13 @@ interface ErrorShape {
   code?: unknown;
   type?: unknown;
   retryAfterMs?: unknown;
-  network?: unknown;
   cause?: unknown;
 }
 
 function networkCode(err: unknown): string | null {
-  // fetch wraps the socket error: TypeError('fetch failed') with cause { code }; sometimes one level deeper.
+  // The socket error sits at the bottom of a cause chain: ProviderError → LlmError → TypeError('fetch failed') → { code }.
   let cur: unknown = err;
-  for (let depth = 0; depth < 4 && cur && typeof cur === 'object'; depth++) {
+  for (let depth = 0; depth < 8 && cur && typeof cur === 'object'; depth++) {
     const code = (cur as ErrorShape).code;
     if (typeof code === 'string' && RETRYABLE_NETWORK_CODES.has(code)) return code;
     cur = (cur as ErrorShape).cause;
@@ -60,7 +59,7 @@ export function defaultClassify(err: unknown): RetryDecision {
     }
     return { retry: true, retryAfterMs };
   }
-  return { retry: networkCode(err) !== null || e.network === true, retryAfterMs: null };
+  return { retry: networkCode(err) !== null, retryAfterMs: null };
 }
 
 /**
