@@ -8,6 +8,9 @@ import { createApiKey } from './modules/api-keys/api-keys.service.js';
 import { countOrganizations, findOrCreateOrganization } from './modules/organizations/organizations.service.js';
 import { openRuntime } from './runtime.js';
 import { createAdapters } from './providers/registry.js';
+import { createJobQueue } from './jobs/queue.js';
+import { createRunEngine, type EngineOptions, type RunEngine } from './modules/runs/run-engine.js';
+import pino from 'pino';
 
 export interface Service {
   app: FastifyInstance | null;
@@ -19,15 +22,26 @@ export interface Service {
 type Print = (line: string) => void;
 
 /** Boots the API (and, unless told otherwise, the worker) on the configured database. */
-export async function startService(config: Config, opts: { api: boolean; worker: boolean; print?: Print }): Promise<Service> {
+export async function startService(config: Config, opts: { api: boolean; worker: boolean; print?: Print; engine?: Partial<EngineOptions> }): Promise<Service> {
   const print = opts.print ?? ((l) => process.stdout.write(l + '\n'));
   const rt = await openRuntime(config);
   const deps: Deps = { config, db: rt.db, clock: systemClock, box: rt.box, hooks: {}, adapters: createAdapters() };
   const stops: Array<() => Promise<void>> = [];
+  const log = pino({ level: config.logLevel });
+  const queue = createJobQueue(rt.db, { supervise: opts.worker, onError: (err) => log.error({ err }, 'job queue error') });
+  let engine: RunEngine | null = null;
 
   let app: FastifyInstance | null = null;
   let url: string | null = null;
   try {
+    await queue.start();
+    stops.push(() => queue.stop());
+    engine = createRunEngine(deps, queue, log, opts.engine);
+    Object.assign(deps.hooks, engine.hooks);
+    if (opts.worker) {
+      engine.startWorker();
+      stops.push(() => engine!.stop());
+    }
     if (opts.api) {
       if ((await countOrganizations(rt.db)) === 0) {
         const { org } = await findOrCreateOrganization(rt.db, 'default', new Date());
@@ -44,6 +58,7 @@ export async function startService(config: Config, opts: { api: boolean; worker:
       print(`Rehearsal API listening on ${url}/api/v1 (docs: ${url}/docs)`);
     }
     print(`Database: ${rt.describeDb}`);
+    print(opts.worker ? `Worker: running (up to ${config.workerConcurrency} conversations, ${config.scenarioConcurrency} per run)` : 'Worker: off (run `rehearsal worker` processes)');
     if (!config.databaseUrl) {
       stops.push(await startControlServer(config.dataDir, rt.db));
       print('Create an API key: rehearsal keys create --org <name>   (npx rehearsal … from a checkout)');

@@ -9,6 +9,9 @@ import { createSecretBox, generateSecret } from '../src/lib/secret-box.js';
 import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
 import { findOrCreateOrganization } from '../src/modules/organizations/organizations.service.js';
 import { syncBuiltinLibrary } from '../src/modules/scenarios/builtin-sync.js';
+import { createJobQueue } from '../src/jobs/queue.js';
+import { createRunEngine, type EngineOptions, type RunEngine } from '../src/modules/runs/run-engine.js';
+import { createAdapters } from '../src/providers/registry.js';
 
 /**
  * A fresh database per test file: in-memory PGlite by default, a throwaway PostgreSQL database
@@ -44,17 +47,28 @@ export interface TestContext {
   deps: Deps;
   key: string;
   orgId: string;
+  engine: RunEngine | null;
   newOrg(name?: string): Promise<{ orgId: string; key: string }>;
   call(method: string, url: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, any> }>;
   close(): Promise<void>;
 }
 
-export async function createTestContext(overrides: { env?: Record<string, string>; hooks?: RunHooks; clock?: Clock; config?: Partial<Config>; adapters?: Deps['adapters'] } = {}): Promise<TestContext> {
+export async function createTestContext(overrides: { env?: Record<string, string>; hooks?: RunHooks; clock?: Clock; config?: Partial<Config>; adapters?: Deps['adapters']; engine?: Partial<EngineOptions> | true } = {}): Promise<TestContext> {
   const { db, drop } = await freshDatabase();
   await db.migrate();
   await syncBuiltinLibrary(db, new Date());
   const config = { ...loadConfig({ REHEARSAL_SECRET_KEY: generateSecret(), ...overrides.env }), ...overrides.config };
-  const deps: Deps = { config, db, clock: overrides.clock ?? systemClock, box: createSecretBox(generateSecret()), hooks: overrides.hooks ?? {}, adapters: overrides.adapters ?? {} };
+  const deps: Deps = { config, db, clock: overrides.clock ?? systemClock, box: createSecretBox(generateSecret()), hooks: overrides.hooks ?? {}, adapters: overrides.adapters ?? createAdapters() };
+  let engine: RunEngine | null = null;
+  let stopQueue = async () => {};
+  if (overrides.engine) {
+    const queue = createJobQueue(db, { supervise: true, onError: () => {} });
+    await queue.start();
+    stopQueue = () => queue.stop();
+    engine = createRunEngine(deps, queue, { error: (obj, msg) => console.error(msg, obj) }, overrides.engine === true ? {} : overrides.engine);
+    Object.assign(deps.hooks, engine.hooks);
+    engine.startWorker();
+  }
   const app = await buildApp(deps);
   await app.ready();
   let orgCounter = 0;
@@ -80,12 +94,26 @@ export async function createTestContext(overrides: { env?: Record<string, string
   };
   return {
     app, deps, key: first.key, orgId: first.orgId, newOrg, call,
+    engine,
     close: async () => {
       await app.close();
+      await engine?.stop();
+      await stopQueue();
       await db.close();
       await drop();
     },
   };
+}
+
+/** Polls a run until it reaches a final state (or the deadline passes). */
+export async function waitForRun(t: TestContext, runId: string, timeoutMs = 30_000, key?: string): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await t.call('GET', `/api/v1/runs/${runId}`, key ? { key } : {});
+    if (['completed', 'failed', 'canceled'].includes(res.body.status)) return res.body;
+    if (Date.now() > deadline) throw new Error(`run ${runId} still ${res.body.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export function expectError(res: { status: number; body: any }, status: number, code: string) {

@@ -132,12 +132,18 @@ export const scenarioRuns = pgTable('scenario_runs', {
   testerModel: text('tester_model'),
   judgeModel: text('judge_model'),
   attempts: integer('attempts').notNull().default(0),
+  // set once a job exists for this scenario run (runs enqueue a sliding window of them)
+  enqueued: boolean('enqueued').notNull().default(false),
+  // the worker holding the conversation and until when; an expired lease is taken over
+  leaseOwner: text('lease_owner'),
+  leaseExpiresAt: ts('lease_expires_at'),
   createdAt: createdAt(),
   startedAt: ts('started_at'),
   completedAt: ts('completed_at'),
 }, (t) => [
   index('scenario_runs_run_idx').on(t.runId, t.position),
   index('scenario_runs_run_status_idx').on(t.runId, t.status),
+  index('scenario_runs_lease_idx').on(t.leaseExpiresAt).where(sql`${t.leaseOwner} is not null`),
 ]);
 
 export const webhooks = pgTable('webhooks', {

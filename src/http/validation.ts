@@ -38,6 +38,15 @@ function valueAt(root: unknown, instancePath: string): unknown {
   return cur;
 }
 
+/**
+ * A `required` failure inside one branch of a plain union only says that branch did not match; inside
+ * an if/then branch (a union keyed on a discriminator) it is the real answer.
+ */
+function inUntakenBranch(schemaPath: string): boolean {
+  const m = /.*\/(anyOf|oneOf)\/\d+\//.exec(schemaPath);
+  return m !== null && !schemaPath.slice(m[0].length).includes('/then/');
+}
+
 const SECRET_FIELD = /(key|secret|token|password)/i;
 
 /** Turns validation errors into the one envelope: MISSING before INVALID, the field named. */
@@ -45,7 +54,7 @@ export function toAppError(errors: ErrorObject[], part: string, input: unknown, 
   if (part === 'body' && (input === null || typeof input !== 'object' || Array.isArray(input))) {
     return new AppError('INVALID_JSON', 'The request body must be a JSON object');
   }
-  const missing = errors.find((e) => e.keyword === 'required');
+  const missing = errors.find((e) => e.keyword === 'required' && !inUntakenBranch(e.schemaPath));
   if (missing) {
     const field = fieldOf(missing);
     return new AppError('MISSING_REQUIRED_FIELD', `${field} is required`, { details: { field } });

@@ -1,0 +1,34 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/**
+ * Every job the system runs, as data: name, payload schema (checked again at dequeue: a payload's
+ * static type is never trusted), retry budget and expiry. Handlers live with their modules.
+ */
+export interface JobDef<S extends TSchema = TSchema> {
+  name: string;
+  payload: S;
+  retryLimit: number;
+  retryDelaySeconds: number;
+  /** pg-boss expires (and retries) a job held longer than this: the backstop behind our own leases. */
+  expireInSeconds: number;
+}
+
+const def = <S extends TSchema>(d: JobDef<S>) => d;
+
+export const ScenarioJobPayload = Type.Object({
+  scenario_run_id: Type.String({ format: 'uuid' }),
+  run_id: Type.String({ format: 'uuid' }),
+  org_id: Type.String({ format: 'uuid' }),
+}, { additionalProperties: false });
+export type ScenarioJobPayload = Static<typeof ScenarioJobPayload>;
+
+export const WebhookDeliveryPayload = Type.Object({
+  delivery_id: Type.String({ format: 'uuid' }),
+}, { additionalProperties: false });
+
+export const JOBS = {
+  /** Holds one scenario's conversation with the agent and grades it. */
+  scenarioRun: def({ name: 'scenario-run', payload: ScenarioJobPayload, retryLimit: 5, retryDelaySeconds: 2, expireInSeconds: 3600 }),
+} as const;
+
+export type JobName = (typeof JOBS)[keyof typeof JOBS]['name'];

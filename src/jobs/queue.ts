@@ -1,0 +1,63 @@
+import PgBoss from 'pg-boss';
+import { Value } from '@sinclair/typebox/value';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Database, SqlExecutor } from '../db/client.js';
+import { JOBS, type JobDef } from './catalog.js';
+import '../lib/typebox-formats.js';
+
+export interface FetchedJob<T> { id: string; data: T }
+
+/**
+ * pg-boss on our own connection (PGlite or pg pool), so jobs can be enqueued inside the transaction
+ * that writes the rows they belong to.
+ */
+export interface JobQueue {
+  start(): Promise<void>;
+  send<S extends TSchema>(exec: SqlExecutor, job: JobDef<S>, payload: Static<S>): Promise<void>;
+  fetch<S extends TSchema>(job: JobDef<S>, max: number): Promise<Array<FetchedJob<Static<S>> | { id: string; invalid: string }>>;
+  complete(job: JobDef, id: string): Promise<void>;
+  fail(job: JobDef, id: string, reason: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createJobQueue(db: Database, opts: { supervise: boolean; onError: (err: Error) => void }): JobQueue {
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => db.executeSql(text, values) },
+    schedule: false,
+    // maintenance (expiring held jobs, archiving) runs in worker processes only
+    supervise: opts.supervise,
+  } as any);
+  boss.on('error', opts.onError);
+  let started = false;
+  return {
+    async start() {
+      await boss.start();
+      started = true;
+      for (const job of Object.values(JOBS)) {
+        if (!(await boss.getQueue(job.name))) {
+          await boss.createQueue(job.name, { name: job.name, policy: 'standard' } as any).catch(async (err) => {
+            // another process created it first
+            if (!(await boss.getQueue(job.name))) throw err;
+          });
+        }
+      }
+    },
+    async send(exec, job, payload) {
+      await boss.send(job.name, payload as object, {
+        retryLimit: job.retryLimit, retryDelay: job.retryDelaySeconds, expireInSeconds: job.expireInSeconds,
+        db: { executeSql: (text: string, values?: unknown[]) => exec.executeSql(text, values) },
+      } as any);
+    },
+    async fetch(job, max) {
+      const jobs = (await boss.fetch(job.name, { batchSize: max })) ?? [];
+      return jobs.map((j: any) => (Value.Check(job.payload, j.data)
+        ? { id: j.id, data: j.data }
+        : { id: j.id, invalid: [...Value.Errors(job.payload, j.data)].map((e) => `${e.path} ${e.message}`).join('; ') }));
+    },
+    async complete(job, id) { await boss.complete(job.name, id); },
+    async fail(job, id, reason) { await boss.fail(job.name, id, { reason }); },
+    async stop() {
+      if (started) await boss.stop({ graceful: false, wait: true, close: false } as any);
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { JobDef } from './catalog.js';
+import type { JobQueue } from './queue.js';
+import type { Static, TSchema } from '@sinclair/typebox';
+
+export interface DispatcherOptions<S extends TSchema> {
+  queue: JobQueue;
+  job: JobDef<S>;
+  /** Jobs held at once by this process. */
+  concurrency: number;
+  pollIntervalMs: number;
+  handle(data: Static<S>, jobId: string): Promise<void>;
+  onError(err: unknown, context: string): void;
+}
+
+/**
+ * Pulls jobs while it has free slots and runs them concurrently. It polls when idle and can be woken
+ * at once (the embedded mode wakes it when a run is created), so a job waits milliseconds, not a poll.
+ */
+export class Dispatcher<S extends TSchema> {
+  private active = 0;
+  private running = false;
+  private timer: NodeJS.Timeout | null = null;
+  private pumping = false;
+  private again = false;
+  private inflight = new Set<Promise<void>>();
+
+  constructor(private opts: DispatcherOptions<S>) {}
+
+  start() {
+    this.running = true;
+    this.wake();
+  }
+
+  wake() {
+    if (!this.running) return;
+    if (this.pumping) { this.again = true; return; }
+    void this.pump();
+  }
+
+  private schedule() {
+    if (!this.running || this.timer) return;
+    this.timer = setTimeout(() => { this.timer = null; this.wake(); }, this.opts.pollIntervalMs);
+  }
+
+  private async pump() {
+    this.pumping = true;
+    try {
+      do {
+        this.again = false;
+        const free = this.opts.concurrency - this.active;
+        if (free <= 0 || !this.running) break;
+        let jobs: Awaited<ReturnType<JobQueue['fetch']>> = [];
+        try {
+          jobs = await this.opts.queue.fetch(this.opts.job, free);
+        } catch (err) {
+          this.opts.onError(err, 'fetch');
+        }
+        for (const j of jobs) this.run(j as any);
+        if (jobs.length === free) this.again = true;
+      } while (this.again && this.running);
+    } finally {
+      this.pumping = false;
+      this.schedule();
+    }
+  }
+
+  private run(j: { id: string; data?: Static<S>; invalid?: string }) {
+    this.active++;
+    const p = (async () => {
+      try {
+        if (j.invalid !== undefined) {
+          // a malformed payload will never succeed: fail it without retrying forever
+          await this.opts.queue.fail(this.opts.job, j.id, `invalid payload: ${j.invalid}`);
+          return;
+        }
+        await this.opts.handle(j.data as Static<S>, j.id);
+        await this.opts.queue.complete(this.opts.job, j.id);
+      } catch (err) {
+        this.opts.onError(err, `job ${j.id}`);
+        await this.opts.queue.fail(this.opts.job, j.id, (err as Error)?.message ?? String(err)).catch(() => {});
+      }
+    })().finally(() => {
+      this.active--;
+      this.inflight.delete(p);
+      this.wake();
+    });
+    this.inflight.add(p);
+  }
+
+  get activeCount() { return this.active; }
+
+  /** Stops taking jobs; waits for those in hand (the caller aborts them first if it wants them short). */
+  async stop() {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await Promise.allSettled([...this.inflight]);
+  }
+}

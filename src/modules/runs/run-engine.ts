@@ -1,0 +1,185 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { uuidv7 } from 'uuidv7';
+import type { Tx } from '../../db/client.js';
+import { agents, scenarioRuns, scenarios } from '../../db/schema.js';
+import type { Deps, RunHooks } from '../../deps.js';
+import { runScenario, type ScenarioRunResult } from '../../engine/scenario-runner.js';
+import { normalizeCriterion, type CriterionInput, type ScenarioSpec } from '../../engine/types.js';
+import { JOBS } from '../../jobs/catalog.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { Dispatcher } from '../../jobs/worker.js';
+import { createLlmClient } from '../../lib/llm-client.js';
+import type { ProviderId } from '../../providers/types.js';
+import { agentConfig } from '../agents/agents.service.js';
+import {
+  claimScenarioRun, failRunFast, finalRunIds, finishScenarioRun, markGrading, reapExpiredLeases, renewLeases, takeNextToEnqueue,
+  type Lease, type ScenarioRunRow,
+} from './run-execution.js';
+import { TranscriptWriter } from './transcript-writer.js';
+
+export interface EngineOptions {
+  leaseMs: number;
+  heartbeatMs: number;
+  reapIntervalMs: number;
+  cancelPollMs: number;
+  pollIntervalMs: number;
+}
+
+export const DEFAULT_ENGINE_OPTIONS: EngineOptions = { leaseMs: 30_000, heartbeatMs: 10_000, reapIntervalMs: 5_000, cancelPollMs: 1_000, pollIntervalMs: 250 };
+
+export interface RunEngine {
+  hooks: RunHooks;
+  startWorker(): void;
+  stop(): Promise<void>;
+  /** Conversations this process is holding right now. */
+  inFlight(): number;
+}
+
+/**
+ * Executes runs: every scenario run is a pg-boss job; a run keeps at most REHEARSAL_SCENARIO_CONCURRENCY
+ * of them enqueued at once (each finished one enqueues the next, in the same transaction).
+ * Workers hold a renewable lease on each conversation, so a killed worker's conversations are taken
+ * over by another once the lease runs out.
+ */
+export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: unknown, msg: string): void }, opts: Partial<EngineOptions> = {}): RunEngine {
+  const o = { ...DEFAULT_ENGINE_OPTIONS, ...opts };
+  const lease: Lease = { owner: `${process.pid}-${uuidv7()}`, ms: o.leaseMs };
+  const llm = {
+    ...deps.config.llm,
+    client: deps.config.llm.baseUrl ? createLlmClient({ baseUrl: deps.config.llm.baseUrl, apiKey: deps.config.llm.apiKey, clock: deps.clock }) : undefined,
+  };
+  const writer = new TranscriptWriter(deps.db, 100, (err) => log.error({ err }, 'transcript flush failed'));
+  const byRun = new Map<string, Set<AbortController>>();
+  const timers: NodeJS.Timeout[] = [];
+  let dispatcher: Dispatcher<typeof JOBS.scenarioRun.payload> | null = null;
+  let shuttingDown = false;
+
+  const send = (tx: Tx, sr: Pick<ScenarioRunRow, 'id' | 'runId' | 'orgId'>) =>
+    queue.send(tx, JOBS.scenarioRun, { scenario_run_id: sr.id, run_id: sr.runId, org_id: sr.orgId });
+
+  const enqueueNext = async (tx: Tx, runId: string, n: number) => {
+    for (const sr of await takeNextToEnqueue(tx, runId, n)) await send(tx, sr);
+  };
+
+  const abortRun = (runId: string, reason: string) => {
+    for (const c of byRun.get(runId) ?? []) c.abort(new Error(reason));
+  };
+
+  async function loadScenario(id: string): Promise<ScenarioSpec | null> {
+    const [s] = await deps.db.orm.select().from(scenarios).where(eq(scenarios.id, id));
+    if (!s) return null;
+    return {
+      id: s.id, name: s.name, persona: s.persona, goal: s.goal, instructions: s.instructions, opening_message: s.openingMessage,
+      script: s.script, criteria: (s.criteria as CriterionInput[]).map(normalizeCriterion), pass_threshold: s.passThreshold, max_turns: s.maxTurns,
+    };
+  }
+
+  async function handle(payload: { scenario_run_id: string }) {
+    const claimed = await claimScenarioRun(deps, payload.scenario_run_id, lease);
+    if (!claimed) return;
+    const { sr, run } = claimed;
+    const [agent] = await deps.db.orm.select().from(agents).where(eq(agents.id, run.agentId));
+    if (!agent || agent.deletedAt) {
+      await failRunFast(deps, run.id, 'provider: the agent was deleted');
+      return;
+    }
+    const adapter = deps.adapters[agent.provider as ProviderId];
+    if (!adapter) {
+      await failRunFast(deps, run.id, `provider: no adapter for ${agent.provider} in this build`);
+      return;
+    }
+    const scenario = await loadScenario(sr.scenarioId);
+    const controller = new AbortController();
+    let set = byRun.get(run.id);
+    if (!set) byRun.set(run.id, (set = new Set()));
+    set.add(controller);
+    let result: ScenarioRunResult;
+    try {
+      if (!scenario) throw new Error('the scenario template no longer exists');
+      result = await runScenario({
+        scenario, maxTurns: run.maxTurns, adapter, config: agentConfig(deps, agent), llm, clock: deps.clock, signal: controller.signal,
+        ids: { runId: run.id, scenarioRunId: sr.id },
+        onEntry: (entry) => writer.append(sr.id, lease.owner, entry),
+        onGrading: () => markGrading(deps, sr, lease.owner),
+      });
+    } catch (err) {
+      result = internalError(err, deps.clock.now() - (sr.startedAt?.getTime() ?? deps.clock.now()));
+    } finally {
+      set.delete(controller);
+      if (set.size === 0) byRun.delete(run.id);
+      writer.discard(sr.id);
+    }
+    if (shuttingDown && controller.signal.aborted) {
+      await handBack(sr);
+      return;
+    }
+    if (result.fatal) {
+      await failRunFast(deps, run.id, result.error_message ?? 'provider: credentials rejected');
+      abortRun(run.id, 'run failed');
+      return;
+    }
+    await finishScenarioRun(deps, sr, lease.owner, result, (tx) => enqueueNext(tx, run.id, 1));
+  }
+
+  /** A conversation interrupted by our own shutdown goes back to the queue for another worker. */
+  async function handBack(sr: ScenarioRunRow) {
+    await deps.db.transaction(async (tx) => {
+      const released = await tx.orm.update(scenarioRuns).set({ leaseOwner: null })
+        .where(and(eq(scenarioRuns.id, sr.id), eq(scenarioRuns.leaseOwner, lease.owner), inArray(scenarioRuns.status, ['running', 'grading'])))
+        .returning({ id: scenarioRuns.id });
+      if (released.length > 0) await send(tx, sr);
+    });
+  }
+
+  return {
+    hooks: {
+      enqueueRun: (tx, runId) => enqueueNext(tx, runId, deps.config.scenarioConcurrency),
+      afterRunCreated: () => dispatcher?.wake(),
+      afterRunCanceled: (runId) => abortRun(runId, 'run canceled'),
+    },
+    startWorker() {
+      dispatcher = new Dispatcher({
+        queue, job: JOBS.scenarioRun, concurrency: deps.config.workerConcurrency, pollIntervalMs: o.pollIntervalMs,
+        handle, onError: (err, context) => log.error({ err, context }, 'scenario job failed'),
+      });
+      dispatcher.start();
+      const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
+        let busy = false;
+        const t = setInterval(() => {
+          if (busy) return;
+          busy = true;
+          fn().catch((err) => log.error({ err }, what)).finally(() => { busy = false; });
+        }, ms);
+        t.unref();
+        timers.push(t);
+      };
+      every(o.heartbeatMs, () => renewLeases(deps, lease), 'lease renewal failed');
+      every(o.reapIntervalMs, async () => {
+        if ((await reapExpiredLeases(deps, send)) > 0) dispatcher?.wake();
+      }, 'lease reaper failed');
+      // another process may end a run (cancel, fail fast): stop our conversations of it promptly
+      every(o.cancelPollMs, async () => {
+        for (const id of await finalRunIds(deps, [...byRun.keys()])) abortRun(id, 'run canceled');
+      }, 'cancel poll failed');
+    },
+    async stop() {
+      for (const t of timers) clearInterval(t);
+      timers.length = 0;
+      shuttingDown = true;
+      // conversations in hand end now and are handed back to the queue
+      for (const runId of [...byRun.keys()]) abortRun(runId, 'worker shutting down');
+      await dispatcher?.stop();
+      await writer.close();
+    },
+    inFlight: () => dispatcher?.activeCount ?? 0,
+  };
+}
+
+function internalError(err: unknown, durationMs: number): ScenarioRunResult {
+  return {
+    status: 'error', passed: null, grade_summary: null, score: null, criteria_results: [], transcript: [],
+    error_message: `internal: ${(err as Error)?.message ?? String(err)}`, duration_ms: Math.max(0, durationMs),
+    metrics: { time_to_first_response_ms: null, average_turn_duration_ms: null, total_duration_ms: null, cost_usd: null, turn_count: 0 },
+    turn_durations_ms: [], tester_model: null, judge_model: null, end_reason: null, fatal: null,
+  };
+}

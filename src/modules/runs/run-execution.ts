@@ -1,0 +1,165 @@
+import { and, asc, eq, inArray, isNotNull, lt, or, sql, isNull } from 'drizzle-orm';
+import type { Tx } from '../../db/client.js';
+import { runs, scenarioRuns } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { aggregateRunMetrics } from '../../engine/metrics.js';
+import type { ScenarioRunResult } from '../../engine/scenario-runner.js';
+import type { ScenarioMetrics } from '../../engine/types.js';
+import { ACTIVE_RUN_STATUSES, runPredecessors, scenarioRunPredecessors } from './run-status.js';
+
+/**
+ * The run engine's state changes. Each one is a conditional update on the expected current state, in
+ * one transaction with the counters it moves, so a scenario run is counted exactly once whatever
+ * process dies or retries.
+ */
+export type ScenarioRunRow = typeof scenarioRuns.$inferSelect;
+export type RunRow = typeof runs.$inferSelect;
+
+export interface Lease { owner: string; ms: number }
+
+/** Takes a scenario run for a conversation: pending, or held by a worker whose lease ran out. */
+export async function claimScenarioRun(deps: Deps, scenarioRunId: string, lease: Lease): Promise<{ sr: ScenarioRunRow; run: RunRow } | null> {
+  const now = new Date(deps.clock.now());
+  return deps.db.transaction(async (tx) => {
+    const [sr] = await tx.orm.update(scenarioRuns).set({
+      status: 'running', attempts: sql`${scenarioRuns.attempts} + 1`, startedAt: sql`coalesce(${scenarioRuns.startedAt}, ${now.toISOString()}::timestamptz)`,
+      leaseOwner: lease.owner, leaseExpiresAt: new Date(now.getTime() + lease.ms), transcript: [], criteriaResults: [],
+    }).where(and(
+      eq(scenarioRuns.id, scenarioRunId),
+      or(
+        eq(scenarioRuns.status, 'pending'),
+        and(inArray(scenarioRuns.status, ['running', 'grading']), or(isNull(scenarioRuns.leaseOwner), lt(scenarioRuns.leaseExpiresAt, now))),
+      ),
+      sql`exists (select 1 from ${runs} r where r.id = ${scenarioRuns.runId} and r.status in ('pending', 'running', 'grading'))`,
+    )).returning();
+    if (!sr) return null;
+    const [run] = await tx.orm.update(runs).set({ status: 'running', updatedAt: now })
+      .where(and(eq(runs.id, sr.runId), inArray(runs.status, runPredecessors('running')))).returning();
+    const current = run ?? (await tx.orm.select().from(runs).where(eq(runs.id, sr.runId)))[0];
+    return { sr, run: current };
+  });
+}
+
+export async function markGrading(deps: Deps, sr: ScenarioRunRow, owner: string) {
+  await deps.db.transaction(async (tx) => {
+    const moved = await tx.orm.update(scenarioRuns).set({ status: 'grading' })
+      .where(and(eq(scenarioRuns.id, sr.id), eq(scenarioRuns.status, 'running'), eq(scenarioRuns.leaseOwner, owner))).returning({ id: scenarioRuns.id });
+    if (moved.length === 0) return;
+    const [{ n }] = await tx.orm.select({ n: sql<number>`count(*)::int` }).from(scenarioRuns)
+      .where(and(eq(scenarioRuns.runId, sr.runId), inArray(scenarioRuns.status, ['pending', 'running'])));
+    if (n === 0) {
+      await tx.orm.update(runs).set({ status: 'grading', updatedAt: new Date(deps.clock.now()) })
+        .where(and(eq(runs.id, sr.runId), eq(runs.status, 'running')));
+    }
+  });
+}
+
+/** Extends the leases of everything this worker holds: one statement per worker per beat. */
+export async function renewLeases(deps: Deps, lease: Lease) {
+  await deps.db.orm.update(scenarioRuns).set({ leaseExpiresAt: new Date(deps.clock.now() + lease.ms) })
+    .where(and(eq(scenarioRuns.leaseOwner, lease.owner), inArray(scenarioRuns.status, ['running', 'grading'])));
+}
+
+/**
+ * Scenario runs whose worker stopped renewing its lease (killed, paused, cut off): release them and
+ * enqueue a new job, in one transaction. Releasing (lease_owner null) keeps them from being reaped twice.
+ */
+export async function reapExpiredLeases(deps: Deps, enqueue: (tx: Tx, sr: Pick<ScenarioRunRow, 'id' | 'runId' | 'orgId'>) => Promise<void>, limit = 100) {
+  const now = new Date(deps.clock.now());
+  return deps.db.transaction(async (tx) => {
+    const expired = await tx.orm.select({ id: scenarioRuns.id }).from(scenarioRuns)
+      .where(and(isNotNull(scenarioRuns.leaseOwner), lt(scenarioRuns.leaseExpiresAt, now), inArray(scenarioRuns.status, ['running', 'grading'])))
+      .limit(limit).for('update', { skipLocked: true });
+    if (expired.length === 0) return 0;
+    const released = await tx.orm.update(scenarioRuns).set({ leaseOwner: null })
+      .where(inArray(scenarioRuns.id, expired.map((e) => e.id)))
+      .returning({ id: scenarioRuns.id, runId: scenarioRuns.runId, orgId: scenarioRuns.orgId });
+    for (const sr of released) await enqueue(tx, sr);
+    return released.length;
+  });
+}
+
+/** Marks the next not-yet-enqueued pending scenario runs of a run as enqueued and returns them. */
+export async function takeNextToEnqueue(tx: Tx, runId: string, n: number) {
+  if (n <= 0) return [];
+  const next = await tx.orm.select({ id: scenarioRuns.id }).from(scenarioRuns)
+    .where(and(eq(scenarioRuns.runId, runId), eq(scenarioRuns.status, 'pending'), eq(scenarioRuns.enqueued, false)))
+    .orderBy(asc(scenarioRuns.position)).limit(n).for('update', { skipLocked: true });
+  if (next.length === 0) return [];
+  return tx.orm.update(scenarioRuns).set({ enqueued: true }).where(inArray(scenarioRuns.id, next.map((x) => x.id)))
+    .returning({ id: scenarioRuns.id, runId: scenarioRuns.runId, orgId: scenarioRuns.orgId });
+}
+
+export interface FinishOutcome { counted: boolean; runFinal: RunRow | null }
+
+/**
+ * Records a scenario run's result and moves the run's counters, once: the update only applies while
+ * this worker still holds the scenario run. The transaction that brings the counts to the total
+ * finalizes the run.
+ */
+export async function finishScenarioRun(
+  deps: Deps, sr: ScenarioRunRow, owner: string, r: ScenarioRunResult,
+  next: (tx: Tx) => Promise<void>,
+): Promise<FinishOutcome> {
+  const now = new Date(deps.clock.now());
+  return deps.db.transaction(async (tx) => {
+    const done = await tx.orm.update(scenarioRuns).set({
+      status: r.status, passed: r.status === 'error' ? null : r.passed, gradeSummary: r.grade_summary, criteriaResults: r.criteria_results,
+      transcript: r.transcript, errorMessage: r.error_message, durationMs: Math.round(r.duration_ms), metrics: r.metrics,
+      turnDurations: r.turn_durations_ms, testerModel: r.tester_model, judgeModel: r.judge_model, completedAt: now, leaseOwner: null, leaseExpiresAt: null,
+    }).where(and(eq(scenarioRuns.id, sr.id), inArray(scenarioRuns.status, scenarioRunPredecessors(r.status)), eq(scenarioRuns.leaseOwner, owner)))
+      .returning({ id: scenarioRuns.id });
+    if (done.length === 0) return { counted: false, runFinal: null };
+    const [run] = await tx.orm.update(runs).set({
+      passedCount: sql`${runs.passedCount} + ${r.status === 'passed' ? 1 : 0}`,
+      failedCount: sql`${runs.failedCount} + ${r.status === 'failed' ? 1 : 0}`,
+      errorCount: sql`${runs.errorCount} + ${r.status === 'error' ? 1 : 0}`,
+      updatedAt: now,
+    }).where(eq(runs.id, sr.runId)).returning();
+    if (!(ACTIVE_RUN_STATUSES as readonly string[]).includes(run.status)) return { counted: true, runFinal: null };
+    if (run.passedCount + run.failedCount + run.errorCount >= run.totalScenarios) {
+      return { counted: true, runFinal: await finalizeRun(deps, tx, run, null) };
+    }
+    await next(tx);
+    return { counted: true, runFinal: null };
+  });
+}
+
+/** Sets a run's final state once (completed, or failed when nothing but errors), with its metrics. */
+export async function finalizeRun(deps: Deps, tx: Tx, run: RunRow, failure: string | null): Promise<RunRow | null> {
+  const now = new Date(deps.clock.now());
+  const allErrored = run.errorCount >= run.totalScenarios;
+  const status = failure || allErrored ? 'failed' : 'completed';
+  const rows = await tx.orm.select({ metrics: scenarioRuns.metrics, turn: scenarioRuns.turnDurations }).from(scenarioRuns)
+    .where(and(eq(scenarioRuns.runId, run.id), isNotNull(scenarioRuns.metrics)));
+  const metrics = aggregateRunMetrics(rows.map((x) => ({ metrics: x.metrics as ScenarioMetrics, turn_durations_ms: x.turn ?? [] })));
+  const [final] = await tx.orm.update(runs).set({
+    status, completedAt: now, updatedAt: now, metrics,
+    errorMessage: failure ?? (allErrored ? 'every scenario ended in error' : null),
+  }).where(and(eq(runs.id, run.id), inArray(runs.status, runPredecessors(status)))).returning();
+  if (final) await deps.hooks.onRunFinalized?.(tx, final.id);
+  return final ?? null;
+}
+
+/**
+ * The provider rejected the credentials: the rest of the run cannot succeed. Every unfinished scenario
+ * run ends as error (counted once), and the run fails now instead of burning the whole suite.
+ */
+export async function failRunFast(deps: Deps, runId: string, message: string): Promise<RunRow | null> {
+  const now = new Date(deps.clock.now());
+  return deps.db.transaction(async (tx) => {
+    const stopped = await tx.orm.update(scenarioRuns).set({ status: 'error', errorMessage: message, completedAt: now, leaseOwner: null, leaseExpiresAt: null })
+      .where(and(eq(scenarioRuns.runId, runId), inArray(scenarioRuns.status, ['pending', 'running', 'grading']))).returning({ id: scenarioRuns.id });
+    const [run] = await tx.orm.update(runs).set({ errorCount: sql`${runs.errorCount} + ${stopped.length}`, updatedAt: now })
+      .where(and(eq(runs.id, runId), inArray(runs.status, [...ACTIVE_RUN_STATUSES]))).returning();
+    if (!run) return null;
+    return finalizeRun(deps, tx, run, message);
+  });
+}
+
+export async function finalRunIds(deps: Deps, runIds: string[]): Promise<string[]> {
+  if (runIds.length === 0) return [];
+  const rows = await deps.db.orm.select({ id: runs.id }).from(runs)
+    .where(and(inArray(runs.id, runIds), inArray(runs.status, ['completed', 'failed', 'canceled'])));
+  return rows.map((r) => r.id);
+}
