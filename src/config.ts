@@ -18,6 +18,7 @@ const EnvSchema = Type.Object({
   REHEARSAL_RATE_LIMIT_PER_MINUTE: Type.Optional(IntStr(1, 1_000_000)),
   REHEARSAL_SCENARIO_CONCURRENCY: Type.Optional(IntStr(1, 10000)),
   REHEARSAL_WORKER_CONCURRENCY: Type.Optional(IntStr(1, 100000)),
+  REHEARSAL_WORKER_LEASE_SECONDS: Type.Optional(IntStr(2, 3600)),
   REHEARSAL_WEBHOOK_ALLOW_PRIVATE: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
   REHEARSAL_WEBHOOK_RETRY_SCHEDULE: Type.Optional(Type.String({ pattern: '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
@@ -34,6 +35,8 @@ export interface Config {
   rateLimitPerMinute: number;
   scenarioConcurrency: number;
   workerConcurrency: number;
+  /** How long a worker's hold on a conversation lasts without renewal; a killed worker's work is taken over after it. */
+  workerLeaseMs: number;
   webhookAllowPrivate: boolean;
   webhookRetryScheduleSec: number[];
   logLevel: string;
@@ -84,6 +87,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: int(e, 'REHEARSAL_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     scenarioConcurrency: int(e, 'REHEARSAL_SCENARIO_CONCURRENCY', 10, 1, 10000),
     workerConcurrency: int(e, 'REHEARSAL_WORKER_CONCURRENCY', 100, 1, 100000),
+    workerLeaseMs: 1000 * int(e, 'REHEARSAL_WORKER_LEASE_SECONDS', 30, 2, 3600),
     webhookAllowPrivate: e.REHEARSAL_WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookRetryScheduleSec: schedule,
     logLevel: e.LOG_LEVEL ?? 'info',

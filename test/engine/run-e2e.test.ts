@@ -161,3 +161,29 @@ describe('run engine end to end with an LLM tester and judge', () => {
     expect(llm.judgeCalls().length).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('scenario concurrency per run', () => {
+  let t: TestContext;
+  let agent: FakeOpenAiServer;
+  let inFlight = 0;
+  let peak = 0;
+  beforeAll(async () => {
+    agent = await startFakeOpenAi({ reply: async () => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 60));
+      inFlight--;
+      return 'You are booked.';
+    } });
+    t = await createTestContext({ engine: { pollIntervalMs: 50 }, env: { REHEARSAL_SCENARIO_CONCURRENCY: '2' } });
+  });
+  afterAll(async () => { await t.close(); await agent.close(); });
+
+  it('holds at most REHEARSAL_SCENARIO_CONCURRENCY conversations of one run at once', async () => {
+    const scenarios = Array.from({ length: 6 }, (_, i) => ({ ...booking, name: `c${i}` }));
+    const { agentId, suiteId } = await setup(t, agent.baseUrl, { scenarios });
+    const run = await waitForRun(t, (await t.call('POST', '/api/v1/runs', { body: { agent_id: agentId, test_suite_id: suiteId, max_turns: 2 } })).body.id);
+    expect(run).toMatchObject({ status: 'completed', passed_count: 6 });
+    expect(peak).toBe(2);
+  });
+});

@@ -42,7 +42,9 @@ export interface RunEngine {
  * over by another once the lease runs out.
  */
 export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: unknown, msg: string): void }, opts: Partial<EngineOptions> = {}): RunEngine {
-  const o = { ...DEFAULT_ENGINE_OPTIONS, ...opts };
+  // the lease comes from configuration; renewal and reaping run well inside it
+  const leaseMs = deps.config.workerLeaseMs;
+  const o = { ...DEFAULT_ENGINE_OPTIONS, leaseMs, heartbeatMs: Math.floor(leaseMs / 3), reapIntervalMs: Math.min(5000, Math.floor(leaseMs / 2)), ...opts };
   const lease: Lease = { owner: `${process.pid}-${uuidv7()}`, ms: o.leaseMs };
   const llm = {
     ...deps.config.llm,
