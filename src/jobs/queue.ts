@@ -13,9 +13,10 @@ export interface FetchedJob<T> { id: string; data: T }
  */
 export interface JobQueue {
   start(): Promise<void>;
-  send<S extends TSchema>(exec: SqlExecutor, job: JobDef<S>, payload: Static<S>): Promise<void>;
+  /** `startAfterSeconds` (fractions allowed) delays the job, measured on the database clock. */
+  send<S extends TSchema>(exec: SqlExecutor, job: JobDef<S>, payload: Static<S>, opts?: { startAfterSeconds?: number }): Promise<void>;
   fetch<S extends TSchema>(job: JobDef<S>, max: number): Promise<Array<FetchedJob<Static<S>> | { id: string; invalid: string }>>;
-  complete(job: JobDef, id: string): Promise<void>;
+  complete(job: JobDef, id: string | string[]): Promise<void>;
   fail(job: JobDef, id: string, reason: string): Promise<void>;
   stop(): Promise<void>;
 }
@@ -42,8 +43,9 @@ export function createJobQueue(db: Database, opts: { supervise: boolean; onError
         }
       }
     },
-    async send(exec, job, payload) {
+    async send(exec, job, payload, opts = {}) {
       await boss.send(job.name, payload as object, {
+        ...(opts.startAfterSeconds && opts.startAfterSeconds > 0 ? { startAfter: opts.startAfterSeconds } : {}),
         retryLimit: job.retryLimit, retryDelay: job.retryDelaySeconds, expireInSeconds: job.expireInSeconds,
         db: { executeSql: (text: string, values?: unknown[]) => exec.executeSql(text, values) },
       } as any);
@@ -54,7 +56,7 @@ export function createJobQueue(db: Database, opts: { supervise: boolean; onError
         ? { id: j.id, data: j.data }
         : { id: j.id, invalid: [...Value.Errors(job.payload, j.data)].map((e) => `${e.path} ${e.message}`).join('; ') }));
     },
-    async complete(job, id) { await boss.complete(job.name, id); },
+    async complete(job, id) { await boss.complete(job.name, Array.isArray(id) ? id : [id]); },
     async fail(job, id, reason) { await boss.fail(job.name, id, { reason }); },
     async stop() {
       if (started) await boss.stop({ graceful: false, wait: true, close: false } as any);

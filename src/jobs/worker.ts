@@ -23,6 +23,10 @@ export class Dispatcher<S extends TSchema> {
   private pumping = false;
   private again = false;
   private inflight = new Set<Promise<void>>();
+  private completed: string[] = [];
+  private completing: Promise<void> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private refetch: NodeJS.Timeout | null = null;
 
   constructor(private opts: DispatcherOptions<S>) {}
 
@@ -74,7 +78,7 @@ export class Dispatcher<S extends TSchema> {
           return;
         }
         await this.opts.handle(j.data as Static<S>, j.id);
-        await this.opts.queue.complete(this.opts.job, j.id);
+        this.complete(j.id);
       } catch (err) {
         this.opts.onError(err, `job ${j.id}`);
         await this.opts.queue.fail(this.opts.job, j.id, (err as Error)?.message ?? String(err)).catch(() => {});
@@ -82,9 +86,26 @@ export class Dispatcher<S extends TSchema> {
     })().finally(() => {
       this.active--;
       this.inflight.delete(p);
-      this.wake();
+      // one fetch for a burst of finished jobs, not one per job
+      this.refetch ??= setTimeout(() => { this.refetch = null; this.wake(); }, 25);
     });
     this.inflight.add(p);
+  }
+
+  /** Completions are written in batches: one statement for every job that finished in the last 100 ms. */
+  private complete(id: string) {
+    this.completed.push(id);
+    this.flushTimer ??= setTimeout(() => { this.flushTimer = null; void this.flushCompleted(); }, 100);
+  }
+
+  private flushCompleted(): Promise<void> {
+    if (this.completed.length === 0) return this.completing;
+    const ids = this.completed;
+    this.completed = [];
+    this.completing = this.completing
+      .then(() => this.opts.queue.complete(this.opts.job, ids))
+      .catch((err) => this.opts.onError(err, 'complete'));
+    return this.completing;
   }
 
   get activeCount() { return this.active; }
@@ -93,7 +114,11 @@ export class Dispatcher<S extends TSchema> {
   async stop() {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.refetch) clearTimeout(this.refetch);
+    this.timer = this.refetch = null;
     await Promise.allSettled([...this.inflight]);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    await this.flushCompleted();
   }
 }

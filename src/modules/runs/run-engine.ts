@@ -27,6 +27,22 @@ export interface EngineOptions {
 
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = { leaseMs: 30_000, heartbeatMs: 10_000, reapIntervalMs: 5_000, cancelPollMs: 1_000, pollIntervalMs: 250 };
 
+const CACHE_TTL_MS = 30_000;
+
+class TtlCache<T> {
+  private items = new Map<string, { at: number; value: Promise<T> }>();
+  constructor(private ttlMs: number, private now: () => number) {}
+  get(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.items.get(key);
+    if (hit && this.now() - hit.at < this.ttlMs) return hit.value;
+    if (this.items.size > 10_000) this.items.clear();
+    const value = load();
+    value.catch(() => this.items.delete(key));
+    this.items.set(key, { at: this.now(), value });
+    return value;
+  }
+}
+
 export interface RunEngine {
   hooks: RunHooks;
   startWorker(): void;
@@ -67,7 +83,14 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
     for (const c of byRun.get(runId) ?? []) c.abort(new Error(reason));
   };
 
-  async function loadScenario(id: string): Promise<ScenarioSpec | null> {
+  // Every conversation of a run needs the same agent and templates: read them once per process and
+  // keep them briefly, so the per-conversation path does not query them (an edit shows within the TTL).
+  const agentCache = new TtlCache<typeof agents.$inferSelect | null>(CACHE_TTL_MS, () => deps.clock.now());
+  const scenarioCache = new TtlCache<ScenarioSpec | null>(CACHE_TTL_MS, () => deps.clock.now());
+  const loadAgent = (id: string) => agentCache.get(id, async () => (await deps.db.orm.select().from(agents).where(eq(agents.id, id)))[0] ?? null);
+  const loadScenario = (id: string) => scenarioCache.get(id, () => readScenario(id));
+
+  async function readScenario(id: string): Promise<ScenarioSpec | null> {
     const [s] = await deps.db.orm.select().from(scenarios).where(eq(scenarios.id, id));
     if (!s) return null;
     return {
@@ -80,7 +103,7 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
     const claimed = await claimScenarioRun(deps, payload.scenario_run_id, lease);
     if (!claimed) return;
     const { sr, run } = claimed;
-    const [agent] = await deps.db.orm.select().from(agents).where(eq(agents.id, run.agentId));
+    const agent = await loadAgent(run.agentId);
     if (!agent || agent.deletedAt) {
       await failRunFast(deps, run.id, 'provider: the agent was deleted');
       return;
@@ -124,7 +147,7 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
   }
 
   /** A conversation interrupted by our own shutdown goes back to the queue for another worker. */
-  async function handBack(sr: ScenarioRunRow) {
+  async function handBack(sr: Pick<ScenarioRunRow, 'id' | 'runId' | 'orgId'>) {
     await deps.db.transaction(async (tx) => {
       const released = await tx.orm.update(scenarioRuns).set({ leaseOwner: null })
         .where(and(eq(scenarioRuns.id, sr.id), eq(scenarioRuns.leaseOwner, lease.owner), inArray(scenarioRuns.status, ['running', 'grading'])))

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, lt, or, sql, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { runs, scenarioRuns } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
@@ -17,41 +17,52 @@ export type RunRow = typeof runs.$inferSelect;
 
 export interface Lease { owner: string; ms: number }
 
-/** Takes a scenario run for a conversation: pending, or held by a worker whose lease ran out. */
-export async function claimScenarioRun(deps: Deps, scenarioRunId: string, lease: Lease): Promise<{ sr: ScenarioRunRow; run: RunRow } | null> {
-  const now = new Date(deps.clock.now());
-  return deps.db.transaction(async (tx) => {
-    const [sr] = await tx.orm.update(scenarioRuns).set({
-      status: 'running', attempts: sql`${scenarioRuns.attempts} + 1`, startedAt: sql`coalesce(${scenarioRuns.startedAt}, ${now.toISOString()}::timestamptz)`,
-      leaseOwner: lease.owner, leaseExpiresAt: new Date(now.getTime() + lease.ms), transcript: [], criteriaResults: [],
-    }).where(and(
-      eq(scenarioRuns.id, scenarioRunId),
-      or(
-        eq(scenarioRuns.status, 'pending'),
-        and(inArray(scenarioRuns.status, ['running', 'grading']), or(isNull(scenarioRuns.leaseOwner), lt(scenarioRuns.leaseExpiresAt, now))),
-      ),
-      sql`exists (select 1 from ${runs} r where r.id = ${scenarioRuns.runId} and r.status in ('pending', 'running', 'grading'))`,
-    )).returning();
-    if (!sr) return null;
-    const [run] = await tx.orm.update(runs).set({ status: 'running', updatedAt: now })
-      .where(and(eq(runs.id, sr.runId), inArray(runs.status, runPredecessors('running')))).returning();
-    const current = run ?? (await tx.orm.select().from(runs).where(eq(runs.id, sr.runId)))[0];
-    return { sr, run: current };
-  });
+export interface Claimed {
+  sr: { id: string; runId: string; orgId: string; scenarioId: string; startedAt: Date | null };
+  run: { id: string; agentId: string; maxTurns: number };
 }
 
-export async function markGrading(deps: Deps, sr: ScenarioRunRow, owner: string) {
-  await deps.db.transaction(async (tx) => {
-    const moved = await tx.orm.update(scenarioRuns).set({ status: 'grading' })
-      .where(and(eq(scenarioRuns.id, sr.id), eq(scenarioRuns.status, 'running'), eq(scenarioRuns.leaseOwner, owner))).returning({ id: scenarioRuns.id });
-    if (moved.length === 0) return;
-    const [{ n }] = await tx.orm.select({ n: sql<number>`count(*)::int` }).from(scenarioRuns)
-      .where(and(eq(scenarioRuns.runId, sr.runId), inArray(scenarioRuns.status, ['pending', 'running'])));
-    if (n === 0) {
-      await tx.orm.update(runs).set({ status: 'grading', updatedAt: new Date(deps.clock.now()) })
-        .where(and(eq(runs.id, sr.runId), eq(runs.status, 'running')));
-    }
-  });
+/**
+ * Takes a scenario run for a conversation — pending, or held by a worker whose lease ran out — and moves
+ * its run to running. One statement: this is on the path of every conversation.
+ */
+export async function claimScenarioRun(deps: Deps, scenarioRunId: string, lease: Lease): Promise<Claimed | null> {
+  const now = deps.clock.now();
+  const { rows } = await deps.db.executeSql(
+    `with c as (
+       update scenario_runs s
+          set status = 'running', attempts = s.attempts + 1, started_at = coalesce(s.started_at, $2::timestamptz),
+              lease_owner = $3, lease_expires_at = $4::timestamptz, transcript = '[]'::jsonb, criteria_results = '[]'::jsonb
+        where s.id = $1
+          and (s.status = 'pending' or (s.status in ('running', 'grading') and (s.lease_owner is null or s.lease_expires_at < $2::timestamptz)))
+          and exists (select 1 from runs r where r.id = s.run_id and r.status in ('pending', 'running', 'grading'))
+        returning s.id, s.run_id, s.org_id, s.scenario_id, s.started_at),
+     r as (update runs set status = 'running', updated_at = $2::timestamptz
+            where id = (select run_id from c) and status = 'pending' returning id)
+     select c.*, runs.agent_id, runs.max_turns, (select count(*) from r) as moved
+       from c join runs on runs.id = c.run_id`,
+    [scenarioRunId, new Date(now).toISOString(), lease.owner, new Date(now + lease.ms).toISOString()],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    sr: { id: row.id, runId: row.run_id, orgId: row.org_id, scenarioId: row.scenario_id, startedAt: row.started_at ? new Date(row.started_at) : null },
+    run: { id: row.run_id, agentId: row.agent_id, maxTurns: Number(row.max_turns) },
+  };
+}
+
+/**
+ * The conversation is over and grading starts; the run is `grading` once no conversation is left.
+ * One statement (the CTE's own row still reads as running in the subquery, hence `id <> $1`).
+ */
+export async function markGrading(deps: Deps, sr: { id: string }, owner: string) {
+  await deps.db.executeSql(
+    `with g as (update scenario_runs set status = 'grading' where id = $1 and status = 'running' and lease_owner = $2 returning run_id)
+     update runs set status = 'grading', updated_at = $3::timestamptz
+      where id = (select run_id from g) and status = 'running'
+        and not exists (select 1 from scenario_runs x where x.run_id = (select run_id from g) and x.status in ('pending', 'running') and x.id <> $1)`,
+    [sr.id, owner, new Date(deps.clock.now()).toISOString()],
+  );
 }
 
 /** Extends the leases of everything this worker holds: one statement per worker per beat. */
@@ -98,7 +109,7 @@ export interface FinishOutcome { counted: boolean; runFinal: RunRow | null }
  * finalizes the run.
  */
 export async function finishScenarioRun(
-  deps: Deps, sr: ScenarioRunRow, owner: string, r: ScenarioRunResult,
+  deps: Deps, sr: { id: string; runId: string }, owner: string, r: ScenarioRunResult,
   next: (tx: Tx) => Promise<void>,
 ): Promise<FinishOutcome> {
   const now = new Date(deps.clock.now());
