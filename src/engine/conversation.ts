@@ -1,6 +1,6 @@
 import type { Clock } from '../lib/clock.js';
 import { ProviderError, type AgentReply, type ProviderSession } from '../providers/types.js';
-import { completedTurns } from './metrics.js';
+import { completedTurns, turnDurations } from './metrics.js';
 import { TesterError, type Tester } from './tester/types.js';
 import type { TranscriptEntry } from './types.js';
 
@@ -183,11 +183,30 @@ export async function runConversation(opts: ConversationOptions): Promise<Conver
 
   const reason = error === null ? 'completed' : error.side === 'canceled' ? 'canceled' : 'error';
   const closeCtl = new AbortController();
+  // A provider that reads its post-call record on hang-up may ask for longer, but only after a completed
+  // conversation: a canceled one must let go of the worker promptly.
+  const closeBudget = reason === 'completed' ? Math.max(CLOSE_TIMEOUT_MS, session.closeTimeoutMs ?? 0) : CLOSE_TIMEOUT_MS;
   await Promise.race([
     session.close(reason).catch(() => undefined), // a failed hang-up does not change what the agent said
-    clock.sleep(CLOSE_TIMEOUT_MS, closeCtl.signal).catch(() => undefined),
+    clock.sleep(closeBudget, closeCtl.signal).catch(() => undefined),
   ]);
   closeCtl.abort(DONE);
+
+  // The provider's own record replaces the live transcript where it has one (ProviderSession.transcriptOverride),
+  // e.g. a voice call that ran as a single step, or tool results only the post-call record carries.
+  let finalTranscript = transcript;
+  let finalDurations = durations;
+  if (session.transcriptOverride) {
+    try {
+      const override = session.transcriptOverride(transcript);
+      if (override) {
+        finalTranscript = override;
+        finalDurations = turnDurations(override);
+      }
+    } catch {
+      // a record we cannot read leaves the live transcript as it is
+    }
+  }
 
   let cost: number | null = null;
   try {
@@ -196,11 +215,11 @@ export async function runConversation(opts: ConversationOptions): Promise<Conver
     cost = null;
   }
   return {
-    transcript,
+    transcript: finalTranscript,
     end_reason: endReason,
     error,
-    turn_count: completedTurns(transcript),
-    turn_durations_ms: durations,
+    turn_count: completedTurns(finalTranscript),
+    turn_durations_ms: finalDurations,
     started_at: startedAt,
     duration_ms: clock.now() - startedAt,
     cost_usd: cost,

@@ -1,7 +1,11 @@
 import type { ProviderAdapter, ProviderId } from './types.js';
 import { createOpenAiCompatibleAdapter } from './openai-compatible.js';
+import { createVapiAdapter } from './vapi.js';
 
 /** The adapters this build ships, by provider value. */
 export function createAdapters(): Partial<Record<ProviderId, ProviderAdapter>> {
-  return { provider_4: createOpenAiCompatibleAdapter() };
+  return {
+    provider_1: createVapiAdapter(),
+    provider_4: createOpenAiCompatibleAdapter(),
+  };
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../lib/clock.js';
-import type { ScenarioSpec, ToolCall } from '../engine/types.js';
+import type { ScenarioSpec, ToolCall, TranscriptEntry } from '../engine/types.js';
 
 export type ProviderId = 'provider_1' | 'provider_2' | 'provider_3' | 'provider_4' | 'provider_5' | 'provider_6';
 
@@ -28,6 +28,19 @@ export interface ProviderSession {
   close(reason: 'completed' | 'canceled' | 'error'): Promise<void>;
   /** The provider's reported (or configured-price) cost so far; null when unknown. */
   costUsd(): number | null;
+  /**
+   * Optional. Called once after close() with the transcript the engine built from the replies; returns the
+   * transcript to keep instead, or null to keep the live one. For providers whose own record is more complete
+   * than what the live exchange showed (tool arguments and results only in the post-call record) or the only
+   * record there is (a voice call run as one step). Entries keep the engine's shape; `latency_ms` on the
+   * returned entries becomes the turn durations.
+   */
+  transcriptOverride?(live: readonly TranscriptEntry[]): TranscriptEntry[] | null;
+  /**
+   * Optional. How long close('completed') may take, for providers that read a post-call record after hanging
+   * up (the engine's default bound is CLOSE_TIMEOUT_MS). Cancel and error closes keep the default bound.
+   */
+  closeTimeoutMs?: number;
 }
 
 export interface ValidateResult {
