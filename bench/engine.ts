@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { startService } from '../src/server.js';
 import { api, cliJson, createPgDatabase, ensureBuilt, startCli, type Proc } from '../test/cluster/processes.js';
@@ -52,20 +53,19 @@ async function prepare(call: ReturnType<typeof api>, fakes: any, n: number) {
   return { agentId: a.body.id, suiteId: suite.body.id };
 }
 
-async function measure(call: ReturnType<typeof api>, n: number, fakes: any, cpu: () => number, rss: () => number) {
+/** Resolves when the run is final, without loading the service under test with status polls. */
+type WaitFinal = (runId: string) => Promise<void>;
+
+async function measure(call: ReturnType<typeof api>, n: number, fakes: any, cpu: () => number, rss: () => number, waitFinal: WaitFinal) {
   const { agentId, suiteId } = await prepare(call, fakes, n);
   const cpu0 = cpu();
   const t0 = performance.now();
   const run = await call('POST', '/runs', { agent_id: agentId, test_suite_id: suiteId, test_mode: 'full', max_turns: TURNS });
   if (run.status !== 201) throw new Error(JSON.stringify(run.body));
-  let r: any;
-  for (;;) {
-    r = (await call('GET', `/runs/${run.body.id}`)).body;
-    if (['completed', 'failed', 'canceled'].includes(r.status)) break;
-    await new Promise((res) => setTimeout(res, 20));
-  }
+  await waitFinal(run.body.id);
   const wall = (performance.now() - t0) / 1000;
   const cpuS = cpu() - cpu0;
+  const r = (await call('GET', `/runs/${run.body.id}`)).body;
   const requests = n * (TURNS * 2 + 1);
   return { n, status: r.status, passed: r.passed_count, wall_s: +wall.toFixed(3), efficiency: +(IDEAL_S / wall).toFixed(3), cpu_s: +cpuS.toFixed(2), cpu_ms_per_request: +((cpuS * 1000) / requests).toFixed(3), peak_rss_mb: Math.round(rss()) };
 }
@@ -84,7 +84,16 @@ try {
       const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
       let peak = 0;
       const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss / 1048576); }, 50);
-      results.push({ mode: 'embedded', workers: 1, ...(await measure(api(svc.url!, key), n, fakes, cpu, () => peak)) });
+      const finals = new Map<string, () => void>();
+      const done = new Set<string>();
+      const inner = svc.deps.hooks.onRunFinalized;
+      svc.deps.hooks.onRunFinalized = async (tx, id) => {
+        await inner?.(tx, id);
+        // the final state is committed right after this hook returns
+        setImmediate(() => { done.add(id); finals.get(id)?.(); });
+      };
+      const waitFinal: WaitFinal = (id) => new Promise((resolve) => { if (done.has(id)) resolve(); else finals.set(id, resolve); });
+      results.push({ mode: 'embedded', workers: 1, ...(await measure(api(svc.url!, key), n, fakes, cpu, () => peak, waitFinal)) });
       clearInterval(sampler);
       await svc.stop();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -104,7 +113,23 @@ try {
         const pids = procs.map((p) => p.child.pid!);
         const cpu = () => pids.reduce((s, pid) => s + procStats(pid).cpuS, 0);
         const rss = () => pids.reduce((s, pid) => s + procStats(pid).peakRssMb, 0);
-        results.push({ mode: 'scaled', workers, ...(await measure(api(base, key), n, fakes, cpu, rss)) });
+        const watcher = new pg.Client({ connectionString: db.url });
+        await watcher.connect();
+        const waitFinal: WaitFinal = async (id) => {
+          for (;;) {
+            const { rows } = await watcher.query('select status from runs where id = $1', [id]);
+            if (['completed', 'failed', 'canceled'].includes(rows[0]?.status)) return;
+            await new Promise((res) => setTimeout(res, 20));
+          }
+        };
+        results.push({ mode: 'scaled', workers, ...(await measure(api(base, key), n, fakes, cpu, rss, waitFinal)) });
+        if (process.env.BENCH_TIMELINE) {
+          const { rows } = await watcher.query(`select extract(epoch from min(s.started_at) - r.created_at) first_start, extract(epoch from max(s.started_at) - r.created_at) last_start,
+              avg(s.duration_ms)::int avg_ms, max(s.duration_ms) max_ms, extract(epoch from max(s.completed_at) - r.created_at) last_done, extract(epoch from r.completed_at - r.created_at) run_done
+              from runs r join scenario_runs s on s.run_id = r.id group by r.id`);
+          console.log('timeline', rows[0]);
+        }
+        await watcher.end();
         for (const p of procs) await p.kill('SIGTERM');
         await db.drop();
         console.log(JSON.stringify(results.at(-1)));

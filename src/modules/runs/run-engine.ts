@@ -8,6 +8,7 @@ import { normalizeCriterion, type CriterionInput, type ScenarioSpec } from '../.
 import { JOBS } from '../../jobs/catalog.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { Dispatcher } from '../../jobs/worker.js';
+import { listenForWork, notifyWork } from '../../jobs/wakeup.js';
 import { createLlmClient } from '../../lib/llm-client.js';
 import type { ProviderId } from '../../providers/types.js';
 import { agentConfig } from '../agents/agents.service.js';
@@ -69,11 +70,14 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
   const writer = new TranscriptWriter(deps.db, 100, (err) => log.error({ err }, 'transcript flush failed'));
   const byRun = new Map<string, Set<AbortController>>();
   const timers: NodeJS.Timeout[] = [];
+  const stopHooks: Array<() => Promise<void>> = [];
   let dispatcher: Dispatcher<typeof JOBS.scenarioRun.payload> | null = null;
   let shuttingDown = false;
 
-  const send = (tx: Tx, sr: Pick<ScenarioRunRow, 'id' | 'runId' | 'orgId'>) =>
-    queue.send(tx, JOBS.scenarioRun, { scenario_run_id: sr.id, run_id: sr.runId, org_id: sr.orgId });
+  const send = async (tx: Tx, sr: Pick<ScenarioRunRow, 'id' | 'runId' | 'orgId'>) => {
+    await queue.send(tx, JOBS.scenarioRun, { scenario_run_id: sr.id, run_id: sr.runId, org_id: sr.orgId });
+    if (deps.db.kind === 'postgres') await notifyWork(tx);
+  };
 
   const enqueueNext = async (tx: Tx, runId: string, n: number) => {
     for (const sr of await takeNextToEnqueue(tx, runId, n)) await send(tx, sr);
@@ -168,6 +172,10 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
         handle, onError: (err, context) => log.error({ err, context }, 'scenario job failed'),
       });
       dispatcher.start();
+      if (deps.config.databaseUrl) {
+        const stopListening = listenForWork(deps.config.databaseUrl, () => dispatcher?.wake(), (err) => log.error({ err }, 'work listener'));
+        stopHooks.push(stopListening);
+      }
       const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
         let busy = false;
         const t = setInterval(() => {
@@ -195,6 +203,7 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
       for (const runId of [...byRun.keys()]) abortRun(runId, 'worker shutting down');
       await dispatcher?.stop();
       await writer.close();
+      for (const stop of stopHooks) await stop();
     },
     inFlight: () => dispatcher?.activeCount ?? 0,
   };

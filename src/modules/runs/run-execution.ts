@@ -121,6 +121,9 @@ export async function finishScenarioRun(
     }).where(and(eq(scenarioRuns.id, sr.id), inArray(scenarioRuns.status, scenarioRunPredecessors(r.status)), eq(scenarioRuns.leaseOwner, owner)))
       .returning({ id: scenarioRuns.id });
     if (done.length === 0) return { counted: false, runFinal: null };
+    // The run row is every finishing conversation's meeting point: take its lock last, so it is held
+    // only for this statement and the commit.
+    await next(tx);
     const [run] = await tx.orm.update(runs).set({
       passedCount: sql`${runs.passedCount} + ${r.status === 'passed' ? 1 : 0}`,
       failedCount: sql`${runs.failedCount} + ${r.status === 'failed' ? 1 : 0}`,
@@ -131,7 +134,6 @@ export async function finishScenarioRun(
     if (run.passedCount + run.failedCount + run.errorCount >= run.totalScenarios) {
       return { counted: true, runFinal: await finalizeRun(deps, tx, run, null) };
     }
-    await next(tx);
     return { counted: true, runFinal: null };
   });
 }
