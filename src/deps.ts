@@ -23,6 +23,8 @@ export interface Deps {
   hooks: RunHooks;
   /** Provider adapters by provider value; a provider without one cannot be validated or run yet. */
   adapters: Partial<Record<ProviderId, ProviderAdapter>>;
+  /** Seams for outbound webhook calls (tests shorten the timeout, fake DNS); absent: 15 s and the system resolver. */
+  webhookHttp?: { timeoutMs?: number; resolve?(hostname: string): Promise<Array<{ address: string; family: number }>> };
 }
 
 /** Every service function receives the caller's organization: tenancy lives in the signature. */

@@ -10,6 +10,7 @@ import { openRuntime } from './runtime.js';
 import { createAdapters } from './providers/registry.js';
 import { createJobQueue } from './jobs/queue.js';
 import { createRunEngine, type EngineOptions, type RunEngine } from './modules/runs/run-engine.js';
+import { createWebhookEngine } from './modules/webhooks/delivery-engine.js';
 import pino from 'pino';
 
 export interface Service {
@@ -38,9 +39,13 @@ export async function startService(config: Config, opts: { api: boolean; worker:
     stops.push(() => queue.stop());
     engine = createRunEngine(deps, queue, log, opts.engine);
     Object.assign(deps.hooks, engine.hooks);
+    const webhookEngine = createWebhookEngine(deps, queue, log);
+    Object.assign(deps.hooks, webhookEngine.hooks);
     if (opts.worker) {
       engine.startWorker();
       stops.push(() => engine!.stop());
+      webhookEngine.startWorker();
+      stops.push(() => webhookEngine.stop());
     }
     if (opts.api) {
       if ((await countOrganizations(rt.db)) === 0) {

@@ -12,6 +12,7 @@ import { syncBuiltinLibrary } from '../src/modules/scenarios/builtin-sync.js';
 import { createJobQueue } from '../src/jobs/queue.js';
 import { createRunEngine, type EngineOptions, type RunEngine } from '../src/modules/runs/run-engine.js';
 import { createAdapters } from '../src/providers/registry.js';
+import { createWebhookEngine, type WebhookEngine, type WebhookEngineOptions } from '../src/modules/webhooks/delivery-engine.js';
 
 /**
  * A fresh database per test file: in-memory PGlite by default, a throwaway PostgreSQL database
@@ -48,26 +49,35 @@ export interface TestContext {
   key: string;
   orgId: string;
   engine: RunEngine | null;
+  /** Present with `engine` or `webhooks`; its worker is started unless `webhooks.worker` is false. */
+  webhooks: WebhookEngine | null;
   newOrg(name?: string): Promise<{ orgId: string; key: string }>;
   call(method: string, url: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, any> }>;
   close(): Promise<void>;
 }
 
-export async function createTestContext(overrides: { env?: Record<string, string>; hooks?: RunHooks; clock?: Clock; config?: Partial<Config>; adapters?: Deps['adapters']; engine?: Partial<EngineOptions> | true } = {}): Promise<TestContext> {
+export async function createTestContext(overrides: { env?: Record<string, string>; hooks?: RunHooks; clock?: Clock; config?: Partial<Config>; adapters?: Deps['adapters']; engine?: Partial<EngineOptions> | true; webhooks?: Partial<WebhookEngineOptions> & { worker?: boolean }; webhookHttp?: Deps['webhookHttp'] } = {}): Promise<TestContext> {
   const { db, drop } = await freshDatabase();
   await db.migrate();
   await syncBuiltinLibrary(db, new Date());
   const config = { ...loadConfig({ REHEARSAL_SECRET_KEY: generateSecret(), ...overrides.env }), ...overrides.config };
-  const deps: Deps = { config, db, clock: overrides.clock ?? systemClock, box: createSecretBox(generateSecret()), hooks: overrides.hooks ?? {}, adapters: overrides.adapters ?? createAdapters() };
+  const deps: Deps = { config, db, clock: overrides.clock ?? systemClock, box: createSecretBox(generateSecret()), hooks: overrides.hooks ?? {}, adapters: overrides.adapters ?? createAdapters(), webhookHttp: overrides.webhookHttp };
   let engine: RunEngine | null = null;
+  let webhookEngine: WebhookEngine | null = null;
   let stopQueue = async () => {};
-  if (overrides.engine) {
+  if (overrides.engine || overrides.webhooks) {
     const queue = createJobQueue(db, { supervise: true, onError: () => {} });
     await queue.start();
     stopQueue = () => queue.stop();
-    engine = createRunEngine(deps, queue, { error: (obj, msg) => console.error(msg, obj) }, overrides.engine === true ? {} : overrides.engine);
-    Object.assign(deps.hooks, engine.hooks);
-    engine.startWorker();
+    const log = { error: (obj: unknown, msg: string) => console.error(msg, obj) };
+    if (overrides.engine) {
+      engine = createRunEngine(deps, queue, log, overrides.engine === true ? {} : overrides.engine);
+      Object.assign(deps.hooks, engine.hooks);
+      engine.startWorker();
+    }
+    webhookEngine = createWebhookEngine(deps, queue, log, { pollIntervalMs: 100, ...overrides.webhooks });
+    Object.assign(deps.hooks, webhookEngine.hooks);
+    if (overrides.webhooks?.worker !== false) webhookEngine.startWorker();
   }
   const app = await buildApp(deps);
   await app.ready();
@@ -94,10 +104,11 @@ export async function createTestContext(overrides: { env?: Record<string, string
   };
   return {
     app, deps, key: first.key, orgId: first.orgId, newOrg, call,
-    engine,
+    engine, webhooks: webhookEngine,
     close: async () => {
       await app.close();
       await engine?.stop();
+      await webhookEngine?.stop();
       await stopQueue();
       await db.close();
       await drop();

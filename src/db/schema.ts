@@ -170,3 +170,48 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   responseBody: text('response_body'),
   createdAt: createdAt(),
 }, (t) => [uniqueIndex('idempotency_keys_pk').on(t.orgId, t.key)]);
+
+/**
+ * One row per event: a run's final state (unique per run, so it is emitted once whatever retries the
+ * finalizing transaction) or a manual ping. `body` is the exact JSON sent, so every attempt sends the same bytes.
+ */
+export const webhookEvents = pgTable('webhook_events', {
+  id: uuid('id').primaryKey(),
+  orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  runId: uuid('run_id').references(() => runs.id, { onDelete: 'cascade' }),
+  event: text('event').notNull(),
+  body: text('body').notNull(),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('webhook_events_run_key').on(t.runId)]);
+
+export const webhookDeliveries = pgTable('webhook_deliveries', {
+  id: uuid('id').primaryKey(),
+  webhookId: uuid('webhook_id').notNull().references(() => webhooks.id, { onDelete: 'cascade' }),
+  eventId: uuid('event_id').notNull().references(() => webhookEvents.id, { onDelete: 'cascade' }),
+  event: text('event').notNull(),
+  status: text('status').notNull(),
+  // every attempt, automatic or manual; numbers the attempts
+  attemptCount: integer('attempt_count').notNull().default(0),
+  // automatic attempts only: the position in the retry schedule, and the guard against duplicate jobs
+  autoAttempts: integer('auto_attempts').notNull().default(0),
+  nextAttemptAt: ts('next_attempt_at'),
+  // an attempt in flight; a worker killed mid-attempt leaves it to expire
+  lockedUntil: ts('locked_until'),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('webhook_deliveries_webhook_event_key').on(t.webhookId, t.eventId),
+  index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt),
+]);
+
+export const webhookAttempts = pgTable('webhook_attempts', {
+  id: uuid('id').primaryKey(),
+  deliveryId: uuid('delivery_id').notNull().references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+  attempt: integer('attempt').notNull(),
+  trigger: text('trigger').notNull(),
+  attemptedAt: ts('attempted_at').notNull(),
+  responseStatus: integer('response_status'),
+  responseBody: text('response_body'),
+  durationMs: integer('duration_ms').notNull(),
+  error: text('error'),
+}, (t) => [uniqueIndex('webhook_attempts_delivery_attempt_key').on(t.deliveryId, t.attempt)]);

@@ -24,11 +24,20 @@ export type ScenarioJobPayload = Static<typeof ScenarioJobPayload>;
 
 export const WebhookDeliveryPayload = Type.Object({
   delivery_id: Type.String({ format: 'uuid' }),
+  // which automatic attempt this job is for: a duplicate job for an attempt already made does nothing
+  attempt: Type.Integer({ minimum: 1 }),
 }, { additionalProperties: false });
+export type WebhookDeliveryPayload = Static<typeof WebhookDeliveryPayload>;
 
 export const JOBS = {
   /** Holds one scenario's conversation with the agent and grades it. */
   scenarioRun: def({ name: 'scenario-run', payload: ScenarioJobPayload, retryLimit: 5, retryDelaySeconds: 2, expireInSeconds: 3600 }),
+  /**
+   * One automatic attempt of a webhook delivery; the retry schedule is ours (each attempt enqueues the
+   * next, delayed). pg-boss retries only cover a worker that died mid-attempt: expiry outlasts the
+   * 15 s request plus the attempt's lock.
+   */
+  webhookDelivery: def({ name: 'webhook-delivery', payload: WebhookDeliveryPayload, retryLimit: 10, retryDelaySeconds: 30, expireInSeconds: 120 }),
 } as const;
 
 export type JobName = (typeof JOBS)[keyof typeof JOBS]['name'];

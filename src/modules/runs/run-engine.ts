@@ -13,7 +13,7 @@ import { createLlmClient } from '../../lib/llm-client.js';
 import type { ProviderId } from '../../providers/types.js';
 import { agentConfig } from '../agents/agents.service.js';
 import {
-  claimScenarioRun, failRunFast, finalRunIds, finishScenarioRun, markGrading, reapExpiredLeases, renewLeases, takeNextToEnqueue,
+  claimScenarioRuns, failRunFast, finalRunIds, finishScenarioRun, markGrading, reapExpiredLeases, renewLeases, takeNextToEnqueue,
   type Lease, type ScenarioRunRow,
 } from './run-execution.js';
 import { TranscriptWriter } from './transcript-writer.js';
@@ -41,6 +41,23 @@ class TtlCache<T> {
     value.catch(() => this.items.delete(key));
     this.items.set(key, { at: this.now(), value });
     return value;
+  }
+}
+
+/** Gathers the calls made in one turn of the event loop into one batch call. */
+class Coalescer<K, R> {
+  private keys: K[] = [];
+  private pending: Promise<R> | null = null;
+  constructor(private run: (keys: K[]) => Promise<R>) {}
+  add(key: K): Promise<R> {
+    this.keys.push(key);
+    this.pending ??= new Promise<void>((r) => setImmediate(r)).then(() => {
+      const keys = this.keys;
+      this.keys = [];
+      this.pending = null;
+      return this.run(keys);
+    });
+    return this.pending;
   }
 }
 
@@ -92,10 +109,11 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
   const agentCache = new TtlCache<typeof agents.$inferSelect | null>(CACHE_TTL_MS, () => deps.clock.now());
   const scenarioCache = new TtlCache<ScenarioSpec | null>(CACHE_TTL_MS, () => deps.clock.now());
   const loadAgent = (id: string) => agentCache.get(id, async () => (await deps.db.orm.select().from(agents).where(eq(agents.id, id)))[0] ?? null);
-  const loadScenario = (id: string) => scenarioCache.get(id, () => readScenario(id));
+  const scenarioBatch = new Coalescer<string, Map<string, typeof scenarios.$inferSelect>>(async (ids) =>
+    new Map((await deps.db.orm.select().from(scenarios).where(inArray(scenarios.id, [...new Set(ids)]))).map((r) => [r.id, r])));
+  const loadScenario = (id: string) => scenarioCache.get(id, async () => toSpec((await scenarioBatch.add(id)).get(id)));
 
-  async function readScenario(id: string): Promise<ScenarioSpec | null> {
-    const [s] = await deps.db.orm.select().from(scenarios).where(eq(scenarios.id, id));
+  function toSpec(s: typeof scenarios.$inferSelect | undefined): ScenarioSpec | null {
     if (!s) return null;
     return {
       id: s.id, name: s.name, persona: s.persona, goal: s.goal, instructions: s.instructions, opening_message: s.openingMessage,
@@ -103,8 +121,13 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
     };
   }
 
+  // Jobs arrive in bursts (a run's whole window at once): their claims share one statement.
+  const claimBatch = new Coalescer<string, Awaited<ReturnType<typeof claimScenarioRuns>>>(
+    (ids) => claimScenarioRuns(deps, ids, lease),
+  );
+
   async function handle(payload: { scenario_run_id: string }) {
-    const claimed = await claimScenarioRun(deps, payload.scenario_run_id, lease);
+    const claimed = (await claimBatch.add(payload.scenario_run_id)).get(payload.scenario_run_id) ?? null;
     if (!claimed) return;
     const { sr, run } = claimed;
     const agent = await loadAgent(run.agentId);

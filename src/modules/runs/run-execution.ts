@@ -23,32 +23,38 @@ export interface Claimed {
 }
 
 /**
- * Takes a scenario run for a conversation — pending, or held by a worker whose lease ran out — and moves
- * its run to running. One statement: this is on the path of every conversation.
+ * Takes scenario runs for conversations — pending, or held by a worker whose lease ran out — and moves
+ * their runs to running. One statement for a whole batch: a burst of jobs costs one round trip.
  */
-export async function claimScenarioRun(deps: Deps, scenarioRunId: string, lease: Lease): Promise<Claimed | null> {
+export async function claimScenarioRuns(deps: Deps, ids: string[], lease: Lease): Promise<Map<string, Claimed>> {
   const now = deps.clock.now();
   const { rows } = await deps.db.executeSql(
     `with c as (
        update scenario_runs s
           set status = 'running', attempts = s.attempts + 1, started_at = coalesce(s.started_at, $2::timestamptz),
               lease_owner = $3, lease_expires_at = $4::timestamptz, transcript = '[]'::jsonb, criteria_results = '[]'::jsonb
-        where s.id = $1
+        where s.id = any($1::uuid[])
           and (s.status = 'pending' or (s.status in ('running', 'grading') and (s.lease_owner is null or s.lease_expires_at < $2::timestamptz)))
           and exists (select 1 from runs r where r.id = s.run_id and r.status in ('pending', 'running', 'grading'))
         returning s.id, s.run_id, s.org_id, s.scenario_id, s.started_at),
      r as (update runs set status = 'running', updated_at = $2::timestamptz
-            where id = (select run_id from c) and status = 'pending' returning id)
+            where id in (select run_id from c) and status = 'pending' returning id)
      select c.*, runs.agent_id, runs.max_turns, (select count(*) from r) as moved
        from c join runs on runs.id = c.run_id`,
-    [scenarioRunId, new Date(now).toISOString(), lease.owner, new Date(now + lease.ms).toISOString()],
+    [ids, new Date(now).toISOString(), lease.owner, new Date(now + lease.ms).toISOString()],
   );
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    sr: { id: row.id, runId: row.run_id, orgId: row.org_id, scenarioId: row.scenario_id, startedAt: row.started_at ? new Date(row.started_at) : null },
-    run: { id: row.run_id, agentId: row.agent_id, maxTurns: Number(row.max_turns) },
-  };
+  const out = new Map<string, Claimed>();
+  for (const row of rows) {
+    out.set(row.id, {
+      sr: { id: row.id, runId: row.run_id, orgId: row.org_id, scenarioId: row.scenario_id, startedAt: row.started_at ? new Date(row.started_at) : null },
+      run: { id: row.run_id, agentId: row.agent_id, maxTurns: Number(row.max_turns) },
+    });
+  }
+  return out;
+}
+
+export async function claimScenarioRun(deps: Deps, scenarioRunId: string, lease: Lease): Promise<Claimed | null> {
+  return (await claimScenarioRuns(deps, [scenarioRunId], lease)).get(scenarioRunId) ?? null;
 }
 
 /**

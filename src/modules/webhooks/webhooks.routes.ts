@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { errors, IdParams, Nullable, page, PageQuery, pathId, Timestamp, Uuid } from '../../http/common.js';
+import { deliveryRoutes } from './deliveries.routes.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, WEBHOOK_EVENTS } from './webhooks.service.js';
 
 export const WebhookSchema = Type.Object({
@@ -65,9 +66,11 @@ export const webhookRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (a
   });
 
   app.delete('/webhooks/:id', {
-    schema: { tags, summary: 'Delete a webhook and its delivery history', params: IdParams, response: { 204: Type.Null(), ...errors(404) } },
+    schema: { tags, summary: 'Delete a webhook and its delivery history (its pending retries stop)', params: IdParams, response: { 204: Type.Null(), ...errors(404) } },
   }, async (req, reply) => {
     await deleteWebhook(deps, req.auth, id(req));
     return reply.code(204).send(null);
   });
+
+  await app.register(deliveryRoutes(deps));
 };
