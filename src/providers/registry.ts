@@ -1,4 +1,5 @@
 import type { ProviderAdapter, ProviderId } from './types.js';
+import { createElevenLabsAdapter } from './elevenlabs.js';
 import { createOpenAiCompatibleAdapter } from './openai-compatible.js';
 import { createRetellAdapter } from './retell.js';
 import { createVapiAdapter } from './vapi.js';
@@ -9,5 +10,6 @@ export function createAdapters(): Partial<Record<ProviderId, ProviderAdapter>> {
     provider_1: createVapiAdapter(),
     provider_4: createOpenAiCompatibleAdapter(),
     provider_5: createRetellAdapter(),
+    provider_6: createElevenLabsAdapter(),
   };
 }

@@ -21,7 +21,8 @@ export interface WebhookReceiver {
   /** Requests received, optionally only those of one path. */
   count(path?: string): number;
   script(path: string, ...behaviors: Behavior[]): void;
-  setFallback(b: Behavior): void;
+  /** What requests get once their script is used up: for every path, or for one. */
+  setFallback(b: Behavior, path?: string): void;
   waitFor(n: number, timeoutMs?: number, path?: string): Promise<ReceivedHook[]>;
   close(): Promise<void>;
 }
@@ -29,13 +30,14 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(opts: { fallback?: Behavior; responseBody?: string } = {}): Promise<WebhookReceiver> {
   const scripts = new Map<string, Behavior[]>();
   let fallback: Behavior = opts.fallback ?? 200;
+  const pathFallback = new Map<string, Behavior>();
   const received: ReceivedHook[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       received.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-      const b = scripts.get(req.url ?? '/')?.shift() ?? fallback;
+      const b = scripts.get(req.url ?? '/')?.shift() ?? pathFallback.get(req.url ?? '/') ?? fallback;
       if (b === 'timeout') return;
       if (b === 'reset') { req.socket.destroy(); return; }
       if (b === 'redirect') { res.writeHead(301, { location: '/moved' }).end(); return; }
@@ -50,7 +52,7 @@ export async function startWebhookReceiver(opts: { fallback?: Behavior; response
     received,
     count,
     script: (path, ...b) => { scripts.set(path, [...(scripts.get(path) ?? []), ...b]); },
-    setFallback: (b) => { fallback = b; },
+    setFallback: (b, path) => { if (path === undefined) fallback = b; else pathFallback.set(path, b); },
     async waitFor(n, timeoutMs = 10_000, path) {
       const deadline = Date.now() + timeoutMs;
       while (count(path) < n) {

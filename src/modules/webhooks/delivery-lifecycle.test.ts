@@ -9,7 +9,7 @@ import { AUTO_DISABLE_AFTER } from './delivery-attempt.js';
 let t: TestContext;
 let rx: WebhookReceiver;
 beforeAll(async () => {
-  t = await createTestContext({ env: DELIVERY_ENV, webhooks: { pollIntervalMs: 50 }, webhookHttp: { timeoutMs: 400 } });
+  t = await createTestContext({ env: DELIVERY_ENV, webhooks: { pollIntervalMs: 50 }, webhookHttp: { timeoutMs: 1500 } });
   rx = await startWebhookReceiver();
 });
 afterAll(async () => { await t?.close(); await rx?.close(); });
@@ -53,7 +53,7 @@ describe('a webhook deleted during retries', () => {
     await canceledRun(t, await newAgent(t, key), key);
     await rx.waitFor(1, 5000, p);
     await t.call('DELETE', `/api/v1/webhooks/${hook.id}`, { key });
-    await sleep(1000);
+    await sleep(2000);
     expect(rx.count(p)).toBe(1);
     expect(await historyOf(hook.id)).toEqual({ deliveries: 0, attempts: 0 });
   });
@@ -68,8 +68,8 @@ describe('auto-disable', () => {
       const agentId = await newAgent(t, key);
       const p = path();
       const hook = await newWebhook(t, { url: `${rx.url}${p}` }, key);
+      rx.setFallback(500, p);
       const failRuns = async (n: number) => {
-        rx.script(p, ...Array(2 * n).fill(500));
         for (let i = 0; i < n; i++) await canceledRun(t, agentId, key);
         const deadline = Date.now() + 10_000;
         while ((await t.call('GET', `/api/v1/webhooks/${hook.id}/deliveries?status=pending`, { key })).body.total > 0) {
@@ -80,6 +80,7 @@ describe('auto-disable', () => {
       await failRuns(AUTO_DISABLE_AFTER - 1);
       expect(await failures(hook.id)).toBe(AUTO_DISABLE_AFTER - 1);
       // a successful ping proves the endpoint works again
+      rx.script(p, 200);
       expect((await t.call('POST', `/api/v1/webhooks/${hook.id}/test`, { key })).body.status).toBe('succeeded');
       expect(await failures(hook.id)).toBe(0);
       await failRuns(AUTO_DISABLE_AFTER - 1);
@@ -99,6 +100,7 @@ describe('auto-disable', () => {
       const enabled = (await t.call('PATCH', `/api/v1/webhooks/${hook.id}`, { key, body: { is_active: true } })).body;
       expect(enabled).toMatchObject({ is_active: true, disabled_reason: null });
       expect(await failures(hook.id)).toBe(0);
+      rx.setFallback(200, p);
       await canceledRun(t, agentId, key);
       await rx.waitFor(sent + 1, 5000, p);
     });
@@ -111,7 +113,7 @@ describe('outbound safety on the delivery path', () => {
   beforeAll(async () => {
     strict = await createTestContext({
       env: { REHEARSAL_WEBHOOK_RETRY_SCHEDULE: '0.05' }, webhooks: { pollIntervalMs: 50 },
-      webhookHttp: { timeoutMs: 400, resolve: async (host) => { lookedUp.push(host); return [{ address: '10.20.30.40', family: 4 }]; } },
+      webhookHttp: { timeoutMs: 1500, resolve: async (host) => { lookedUp.push(host); return [{ address: '10.20.30.40', family: 4 }]; } },
     });
   });
   afterAll(async () => { await strict?.close(); });
