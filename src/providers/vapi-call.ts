@@ -173,10 +173,8 @@ export class VapiCallSession implements ProviderSession {
         monitorPlan: { controlEnabled: true, controlAuthenticationEnabled: false },
       },
       // CreateCallDTO has no top-level metadata; assistantOverrides.metadata lands on the call record.
-      assistantOverrides: {
-        metadata: { ...this.cfg.metadata, rehearsal_run_id: this.ctx.runId, rehearsal_scenario_run_id: this.ctx.scenarioRunId },
-        ...(this.cfg.variable_values ? { variableValues: this.cfg.variable_values } : {}),
-      },
+      // (variable_values are for the agent under test, whose side of the call we do not configure: chat mode only.)
+      assistantOverrides: { metadata: { ...this.cfg.metadata, rehearsal_run_id: this.ctx.runId, rehearsal_scenario_run_id: this.ctx.scenarioRunId } },
     };
     const created = decode(Call, await this.client.request('POST', '/call', { body, signal, classify: createCallClassify }), 'call');
     this.callId = created.id;
