@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Database, Tx } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import type { SecretBox } from './lib/secret-box.js';
+import type { Metrics } from './lib/metrics.js';
 import type { ProviderAdapter, ProviderId } from './providers/types.js';
 
 /** Hooks the run engine plugs in; the API works without them (runs then stay pending). */
@@ -23,6 +24,8 @@ export interface Deps {
   hooks: RunHooks;
   /** Provider adapters by provider value; a provider without one cannot be validated or run yet. */
   adapters: Partial<Record<ProviderId, ProviderAdapter>>;
+  /** Prometheus metrics; absent in tests that do not look at them. */
+  metrics?: Metrics;
   /** Seams for outbound webhook calls (tests shorten the timeout, fake DNS); absent: 15 s and the system resolver. */
   webhookHttp?: { timeoutMs?: number; resolve?(hostname: string): Promise<Array<{ address: string; family: number }>> };
 }

@@ -12,6 +12,9 @@ import { createJobQueue } from './jobs/queue.js';
 import { createRunEngine, type EngineOptions, type RunEngine } from './modules/runs/run-engine.js';
 import { createWebhookEngine } from './modules/webhooks/delivery-engine.js';
 import pino from 'pino';
+import Fastify from 'fastify';
+import { registerOps } from './http/ops.js';
+import { createMetrics } from './lib/metrics.js';
 
 export interface Service {
   app: FastifyInstance | null;
@@ -22,11 +25,13 @@ export interface Service {
 
 type Print = (line: string) => void;
 
+
 /** Boots the API (and, unless told otherwise, the worker) on the configured database. */
-export async function startService(config: Config, opts: { api: boolean; worker: boolean; print?: Print; engine?: Partial<EngineOptions> }): Promise<Service> {
+export async function startService(config: Config, opts: { api: boolean; worker: boolean; print?: Print; engine?: Partial<EngineOptions>; opsPort?: number }): Promise<Service> {
   const print = opts.print ?? ((l) => process.stdout.write(l + '\n'));
   const rt = await openRuntime(config);
-  const deps: Deps = { config, db: rt.db, clock: systemClock, box: rt.box, hooks: {}, adapters: createAdapters() };
+  const deps: Deps = { config, db: rt.db, clock: systemClock, box: rt.box, hooks: {}, adapters: createAdapters(), metrics: createMetrics(rt.db) };
+  let draining = false;
   const stops: Array<() => Promise<void>> = [];
   const log = pino({ level: config.logLevel });
   const queue = createJobQueue(rt.db, { supervise: opts.worker, onError: (err) => log.error({ err }, 'job queue error') });
@@ -55,12 +60,22 @@ export async function startService(config: Config, opts: { api: boolean; worker:
         print(`  ${k.key}`);
       }
       app = await buildApp(deps, { logger: { level: config.logLevel } });
+      registerOps(app, rt.db, deps.metrics, () => draining);
       await app.listen({ port: config.port, host: config.host });
       const addr = app.server.address();
       const port = typeof addr === 'object' && addr ? addr.port : config.port;
       url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
       stops.push(() => app!.close());
       print(`Rehearsal API listening on ${url}/api/v1 (docs: ${url}/docs)`);
+    }
+    if (!opts.api && opts.opsPort !== undefined) {
+      // a worker has no API; it still answers health, readiness and metrics for its supervisor
+      const ops = Fastify({ logger: false });
+      registerOps(ops, rt.db, deps.metrics, () => draining);
+      await ops.listen({ port: opts.opsPort, host: config.host });
+      stops.push(() => ops.close());
+      const a = ops.server.address();
+      print(`Worker health and metrics on http://${config.host}:${typeof a === 'object' && a ? a.port : opts.opsPort}/metrics`);
     }
     print(`Database: ${rt.describeDb}`);
     print(opts.worker ? `Worker: running (up to ${config.workerConcurrency} conversations, ${config.scenarioConcurrency} per run)` : 'Worker: off (run `rehearsal worker` processes)');
@@ -82,6 +97,7 @@ export async function startService(config: Config, opts: { api: boolean; worker:
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      draining = true;
       for (const s of stops.reverse()) await s().catch(() => {});
       await rt.close();
     },

@@ -12,6 +12,8 @@ import { syncBuiltinLibrary } from '../src/modules/scenarios/builtin-sync.js';
 import { createJobQueue } from '../src/jobs/queue.js';
 import { createRunEngine, type EngineOptions, type RunEngine } from '../src/modules/runs/run-engine.js';
 import { createAdapters } from '../src/providers/registry.js';
+import { registerOps } from '../src/http/ops.js';
+import { createMetrics } from '../src/lib/metrics.js';
 import { createWebhookEngine, type WebhookEngine, type WebhookEngineOptions } from '../src/modules/webhooks/delivery-engine.js';
 
 /**
@@ -56,12 +58,13 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestContext(overrides: { env?: Record<string, string>; hooks?: RunHooks; clock?: Clock; config?: Partial<Config>; adapters?: Deps['adapters']; engine?: Partial<EngineOptions> | true; webhooks?: Partial<WebhookEngineOptions> & { worker?: boolean }; webhookHttp?: Deps['webhookHttp'] } = {}): Promise<TestContext> {
+export async function createTestContext(overrides: { env?: Record<string, string>; hooks?: RunHooks; clock?: Clock; config?: Partial<Config>; adapters?: Deps['adapters']; engine?: Partial<EngineOptions> | true; webhooks?: Partial<WebhookEngineOptions> & { worker?: boolean }; webhookHttp?: Deps['webhookHttp']; ops?: { isDraining?: () => boolean } } = {}): Promise<TestContext> {
   const { db, drop } = await freshDatabase();
   await db.migrate();
   await syncBuiltinLibrary(db, new Date());
   const config = { ...loadConfig({ REHEARSAL_SECRET_KEY: generateSecret(), ...overrides.env }), ...overrides.config };
   const deps: Deps = { config, db, clock: overrides.clock ?? systemClock, box: createSecretBox(generateSecret()), hooks: overrides.hooks ?? {}, adapters: overrides.adapters ?? createAdapters(), webhookHttp: overrides.webhookHttp };
+  if (overrides.ops) deps.metrics = createMetrics(db);
   let engine: RunEngine | null = null;
   let webhookEngine: WebhookEngine | null = null;
   let stopQueue = async () => {};
@@ -80,6 +83,7 @@ export async function createTestContext(overrides: { env?: Record<string, string
     if (overrides.webhooks?.worker !== false) webhookEngine.startWorker();
   }
   const app = await buildApp(deps);
+  if (overrides.ops) registerOps(app, db, deps.metrics, overrides.ops.isDraining);
   await app.ready();
   let orgCounter = 0;
   const newOrg = async (name?: string) => {

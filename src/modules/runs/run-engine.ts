@@ -166,11 +166,21 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
       return;
     }
     if (result.fatal) {
+      observe(agent.provider, result);
       await failRunFast(deps, run.id, result.error_message ?? 'provider: credentials rejected');
       abortRun(run.id, 'run failed');
       return;
     }
+    observe(agent.provider, result);
     await finishScenarioRun(deps, sr, lease.owner, result, (tx) => enqueueNext(tx, run.id, 1));
+  }
+
+  function observe(provider: string, r: ScenarioRunResult) {
+    const m = deps.metrics;
+    if (!m) return;
+    m.scenarioOutcomes.inc({ status: r.status });
+    for (const e of r.transcript) if (e.role === 'assistant' && typeof e.latency_ms === 'number') m.providerReply.observe({ provider }, e.latency_ms / 1000);
+    if (r.error_message?.startsWith('provider:')) m.providerErrors.inc({ provider, kind: r.fatal ?? (/^provider: (\d{3})/.exec(r.error_message)?.[1] ?? 'other') });
   }
 
   /** A conversation interrupted by our own shutdown goes back to the queue for another worker. */
@@ -195,6 +205,7 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
         handle, onError: (err, context) => log.error({ err, context }, 'scenario job failed'),
       });
       dispatcher.start();
+      deps.metrics?.setInFlight(() => dispatcher?.activeCount ?? 0);
       if (deps.config.databaseUrl) {
         const stopListening = listenForWork(deps.config.databaseUrl, () => dispatcher?.wake(), (err) => log.error({ err }, 'work listener'));
         stopHooks.push(stopListening);
