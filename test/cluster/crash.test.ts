@@ -83,3 +83,56 @@ describe('a worker killed mid-run (SIGKILL) loses nothing', () => {
     expect(retried).toBeGreaterThan(0);
   }, 90_000);
 });
+
+describe('a worker stopped with SIGTERM hands its conversations back', () => {
+  let db: { url: string; drop(): Promise<void> };
+  let agent: FakeOpenAiServer;
+  const procs: Proc[] = [];
+
+  beforeAll(async () => {
+    ensureBuilt();
+    db = await createPgDatabase('rehearsal_drain');
+    agent = await startFakeOpenAi({ apiKey: null, latencyMs: 300, reply: () => 'Sure, you are booked for Tuesday.' });
+  });
+  afterAll(async () => {
+    for (const p of procs) await p.kill('SIGKILL');
+    await agent?.close();
+    await db?.drop();
+  });
+
+  it('another worker finishes them long before the lease would have expired', async () => {
+    // a 60 s lease: only an explicit hand-back lets the run finish within the deadline below
+    const env = { DATABASE_URL: db.url, REHEARSAL_SECRET_KEY: 'drain-test-secret-0123456789abcdefghij', PORT: '0', REHEARSAL_WORKER_LEASE_SECONDS: '60', REHEARSAL_WORKER_CONCURRENCY: '4', REHEARSAL_SCENARIO_CONCURRENCY: '8' };
+    const apiProc = startCli(['serve', '--no-worker'], env);
+    procs.push(apiProc);
+    const [, base] = await apiProc.waitFor(/listening on (http:\/\/[^/\s]+)\/api\/v1/);
+    const { key } = await cliJson(['keys', 'create', '--org', 'drain', '--json'], env);
+    const call = api(base, key);
+    const a = await call('POST', '/agents', { provider: 'provider_4', name: 'Desk', config: { base_url: agent.baseUrl, model: 'm' } });
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      ids.push((await call('POST', '/scenarios', { name: `Drain ${i}`, script: ['Hello', 'Tuesday', 'Nine', 'Thanks'], criteria: [{ criterion: 'Confirms', check: { type: 'contains', value: 'booked' } }] })).body.id);
+    }
+    const suite = await call('POST', '/test-suites', { name: 'Drain suite', scenario_ids: ids });
+    const w1 = startCli(['worker'], env);
+    const w2 = startCli(['worker'], env);
+    procs.push(w1, w2);
+    await Promise.all([w1.waitFor(/Worker: running/), w2.waitFor(/Worker: running/)]);
+    const run = await call('POST', '/runs', { agent_id: a.body.id, test_suite_id: suite.body.id, max_turns: 4 });
+    while (agent.chatRequests().length < 10) await new Promise((r) => setTimeout(r, 20));
+    await w1.kill('SIGTERM');
+    expect(w1.child.exitCode).toBe(0);
+    const deadline = Date.now() + 25_000;
+    let final: any;
+    for (;;) {
+      final = (await call('GET', `/runs/${run.body.id}`)).body;
+      if (final.status === 'completed' || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(final).toMatchObject({ status: 'completed', passed_count: 8, error_count: 0 });
+    const list = (await call('GET', `/scenario-runs?test_run_id=${run.body.id}&limit=100`)).body.scenario_runs;
+    let restarted = 0;
+    for (const item of list) restarted += (await call('GET', `/scenario-runs/${item.id}`)).body.attempts > 1 ? 1 : 0;
+    expect(restarted).toBeGreaterThan(0);
+  }, 90_000);
+});
