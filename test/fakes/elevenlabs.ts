@@ -51,7 +51,7 @@ export interface FakeElevenLabs extends ContractFake {
   hangUpAfterNextReply(): void;
 }
 
-export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: string[]; pingMs?: number } = {}): Promise<FakeElevenLabs> {
+export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: string[]; pingMs?: number; maxUnansweredPings?: number } = {}): Promise<FakeElevenLabs> {
   const apiKey = opts.apiKey ?? ELEVEN_KEY;
   const agents = new Set(opts.agents ?? [ELEVEN_AGENT]);
   let agent: ContractAgent = { greeting: null, reply: (t) => ({ content: `Agent heard: ${t}` }) };
@@ -91,8 +91,12 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
     let conv: Conv | null = null;
     let pingId = 0;
     const send = (m: unknown) => { if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m)); };
+    let unanswered = 0;
     const t = setInterval(() => {
       if (!conv) return;
+      // Like the real server, a client that stops answering pings is disconnected (generous, so a busy test
+      // machine does not trip it).
+      if (++unanswered > (opts.maxUnansweredPings ?? 20)) return ws.close(1008, 'ping timeout');
       pings.sent.push(++pingId);
       send({ type: 'ping', ping_event: { event_id: pingId, ping_ms: null } });
     }, opts.pingMs ?? 100);
@@ -112,7 +116,10 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
         if (first) agentSays(first, 0);
         return;
       }
-      if (m.type === 'pong') return void pings.answered.push(m.event_id);
+      if (m.type === 'pong') {
+        unanswered = 0;
+        return void pings.answered.push(m.event_id);
+      }
       if (m.type !== 'user_message') return;
       const c = conv;
       const turn = c.turns++;
