@@ -13,10 +13,12 @@ import { createLlmClient } from '../../lib/llm-client.js';
 import type { ProviderId } from '../../providers/types.js';
 import { agentConfig } from '../agents/agents.service.js';
 import {
-  claimScenarioRuns, failRunFast, finalRunIds, finishScenarioRun, markGrading, reapExpiredLeases, renewLeases, takeNextToEnqueue,
+  claimScenarioRuns, failRunFast, finalRunIds, reapExpiredLeases, renewLeases, takeNextToEnqueue,
   type Lease, type ScenarioRunRow,
 } from './run-execution.js';
 import { TranscriptWriter } from './transcript-writer.js';
+import { finishScenarioRuns, markGradingBatch, type FinishItem } from './finish-batch.js';
+import { GroupCommit } from '../../lib/group-commit.js';
 
 export interface EngineOptions {
   leaseMs: number;
@@ -126,6 +128,10 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
     (ids) => claimScenarioRuns(deps, ids, lease),
   );
 
+  // Conversations end in bursts too: their results and grading marks are written in group commits.
+  const finishBatch = new GroupCommit<FinishItem, boolean>((items) => finishScenarioRuns(deps, items, enqueueNext));
+  const gradingBatch = new GroupCommit<{ id: string; owner: string }, void>((items) => markGradingBatch(deps, items));
+
   async function handle(payload: { scenario_run_id: string }) {
     const claimed = (await claimBatch.add(payload.scenario_run_id)).get(payload.scenario_run_id) ?? null;
     if (!claimed) return;
@@ -152,7 +158,8 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
         scenario, maxTurns: run.maxTurns, adapter, config: agentConfig(deps, agent), llm, clock: deps.clock, signal: controller.signal,
         ids: { runId: run.id, scenarioRunId: sr.id },
         onEntry: (entry) => writer.append(sr.id, lease.owner, entry),
-        onGrading: () => markGrading(deps, sr, lease.owner),
+        // not awaited: the judge need not wait for a status write; a late write is a no-op on a final row
+        onGrading: () => { gradingBatch.add({ id: sr.id, owner: lease.owner }).catch((err) => log.error({ err }, 'grading status write failed')); },
       });
     } catch (err) {
       result = internalError(err, deps.clock.now() - (sr.startedAt?.getTime() ?? deps.clock.now()));
@@ -172,7 +179,7 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
       return;
     }
     observe(agent.provider, result);
-    await finishScenarioRun(deps, sr, lease.owner, result, (tx) => enqueueNext(tx, run.id, 1));
+    await finishBatch.add({ id: sr.id, runId: run.id, owner: lease.owner, result });
   }
 
   function observe(provider: string, r: ScenarioRunResult) {
