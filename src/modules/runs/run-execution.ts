@@ -53,24 +53,6 @@ export async function claimScenarioRuns(deps: Deps, ids: string[], lease: Lease)
   return out;
 }
 
-export async function claimScenarioRun(deps: Deps, scenarioRunId: string, lease: Lease): Promise<Claimed | null> {
-  return (await claimScenarioRuns(deps, [scenarioRunId], lease)).get(scenarioRunId) ?? null;
-}
-
-/**
- * The conversation is over and grading starts; the run is `grading` once no conversation is left.
- * One statement (the CTE's own row still reads as running in the subquery, hence `id <> $1`).
- */
-export async function markGrading(deps: Deps, sr: { id: string }, owner: string) {
-  await deps.db.executeSql(
-    `with g as (update scenario_runs set status = 'grading' where id = $1 and status = 'running' and lease_owner = $2 returning run_id)
-     update runs set status = 'grading', updated_at = $3::timestamptz
-      where id = (select run_id from g) and status = 'running'
-        and not exists (select 1 from scenario_runs x where x.run_id = (select run_id from g) and x.status in ('pending', 'running') and x.id <> $1)`,
-    [sr.id, owner, new Date(deps.clock.now()).toISOString()],
-  );
-}
-
 /** Extends the leases of everything this worker holds: one statement per worker per beat. */
 export async function renewLeases(deps: Deps, lease: Lease) {
   await deps.db.orm.update(scenarioRuns).set({ leaseExpiresAt: new Date(deps.clock.now() + lease.ms) })
@@ -105,43 +87,6 @@ export async function takeNextToEnqueue(tx: Tx, runId: string, n: number) {
   if (next.length === 0) return [];
   return tx.orm.update(scenarioRuns).set({ enqueued: true }).where(inArray(scenarioRuns.id, next.map((x) => x.id)))
     .returning({ id: scenarioRuns.id, runId: scenarioRuns.runId, orgId: scenarioRuns.orgId });
-}
-
-export interface FinishOutcome { counted: boolean; runFinal: RunRow | null }
-
-/**
- * Records a scenario run's result and moves the run's counters, once: the update only applies while
- * this worker still holds the scenario run. The transaction that brings the counts to the total
- * finalizes the run.
- */
-export async function finishScenarioRun(
-  deps: Deps, sr: { id: string; runId: string }, owner: string, r: ScenarioRunResult,
-  next: (tx: Tx) => Promise<void>,
-): Promise<FinishOutcome> {
-  const now = new Date(deps.clock.now());
-  return deps.db.transaction(async (tx) => {
-    const done = await tx.orm.update(scenarioRuns).set({
-      status: r.status, passed: r.status === 'error' ? null : r.passed, gradeSummary: r.grade_summary, criteriaResults: r.criteria_results,
-      transcript: r.transcript, errorMessage: r.error_message, durationMs: Math.round(r.duration_ms), metrics: r.metrics,
-      turnDurations: r.turn_durations_ms, testerModel: r.tester_model, judgeModel: r.judge_model, completedAt: now, leaseOwner: null, leaseExpiresAt: null,
-    }).where(and(eq(scenarioRuns.id, sr.id), inArray(scenarioRuns.status, scenarioRunPredecessors(r.status)), eq(scenarioRuns.leaseOwner, owner)))
-      .returning({ id: scenarioRuns.id });
-    if (done.length === 0) return { counted: false, runFinal: null };
-    // The run row is every finishing conversation's meeting point: take its lock last, so it is held
-    // only for this statement and the commit.
-    await next(tx);
-    const [run] = await tx.orm.update(runs).set({
-      passedCount: sql`${runs.passedCount} + ${r.status === 'passed' ? 1 : 0}`,
-      failedCount: sql`${runs.failedCount} + ${r.status === 'failed' ? 1 : 0}`,
-      errorCount: sql`${runs.errorCount} + ${r.status === 'error' ? 1 : 0}`,
-      updatedAt: now,
-    }).where(eq(runs.id, sr.runId)).returning();
-    if (!(ACTIVE_RUN_STATUSES as readonly string[]).includes(run.status)) return { counted: true, runFinal: null };
-    if (run.passedCount + run.failedCount + run.errorCount >= run.totalScenarios) {
-      return { counted: true, runFinal: await finalizeRun(deps, tx, run, null) };
-    }
-    return { counted: true, runFinal: null };
-  });
 }
 
 /** Sets a run's final state once (completed, or failed when nothing but errors), with its metrics. */
