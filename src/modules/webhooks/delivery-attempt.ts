@@ -52,6 +52,7 @@ async function sendAndRecord(deps: Deps, deliveryId: string, trigger: AttemptTri
   const headers = signedHeaders(webhookSecret(deps, w), e.id, Math.floor(attemptedAt.getTime() / 1000), e.body);
   const result = await postJson(w.url, headers, e.body, outboundOptions(deps));
   const ok = result.error === null;
+  deps.metrics?.webhookDeliveries.inc({ outcome: ok ? 'succeeded' : result.status === null ? 'error' : 'http_error' });
   return deps.db.transaction(async (tx) => {
     const now = new Date(deps.clock.now());
     const [d] = await tx.orm.update(webhookDeliveries).set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1`, updatedAt: now })
