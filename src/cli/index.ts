@@ -1,17 +1,29 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
+import { createRequire } from 'node:module';
+import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { openRuntime } from '../runtime.js';
 import { startService } from '../server.js';
+import { registerClientCommands, HELP_AFTER } from './commands.js';
 import { handleControl, sendControl, type ControlRequest } from './control.js';
+import { EXIT, processIo } from './io.js';
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
 const program = new Command();
 program
   .name('rehearsal')
   .description('Test conversational AI agents with simulated callers and auditable judges.\n' +
     'Configuration comes from environment variables (see the README); without DATABASE_URL data lives in ./.rehearsal.')
-  .showHelpAfterError();
+  .version(version)
+  .showHelpAfterError()
+  .addHelpText('after', HELP_AFTER)
+  // usage errors (unknown option, missing argument) exit 3 like every other usage problem; help exits 0
+  .exitOverride((err: CommanderError) => {
+    const ok = ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(err.code);
+    process.exit(ok ? 0 : EXIT.USAGE);
+  });
 
 function fail(err: unknown): never {
   const msg = err instanceof ConfigError || err instanceof DataDirLockedError ? err.message : (err as Error)?.message ?? String(err);
@@ -34,9 +46,11 @@ function onSignals(stop: () => Promise<void>) {
 program.command('serve')
   .description('Run the API (and, unless --no-worker, the worker that executes runs)')
   .option('--no-worker', 'API only: workers run as separate `rehearsal worker` processes (scaled mode)')
-  .action(async (opts: { worker: boolean }) => {
+  .option('--data-dir <dir>', 'embedded data directory (overrides REHEARSAL_DATA_DIR), e.g. the one `rehearsal demo` printed')
+  .option('--port <port>', 'HTTP port (overrides PORT)')
+  .action(async (opts: { worker: boolean; dataDir?: string; port?: string }) => {
     try {
-      const config = loadConfig();
+      const config = loadConfig({ ...process.env, ...(opts.dataDir ? { REHEARSAL_DATA_DIR: opts.dataDir } : {}), ...(opts.port ? { PORT: opts.port } : {}) });
       if (!opts.worker && !config.databaseUrl) throw new ConfigError('--no-worker needs DATABASE_URL: the embedded database serves one process');
       const svc = await startService(config, { api: true, worker: opts.worker });
       onSignals(svc.stop);
@@ -112,4 +126,20 @@ orgs.command('list')
     } catch (err) { fail(err); }
   });
 
-program.parseAsync().catch(fail);
+// demo and run stop cleanly on Ctrl-C (the run cancels its run); a second Ctrl-C exits at once
+const interrupt = new AbortController();
+program.hook('preAction', (_root, action) => {
+  if (!['demo', 'run'].includes(action.name())) return;
+  const onSignal = () => (interrupt.signal.aborted ? process.exit(130) : interrupt.abort());
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+});
+let exitCode: number | null = null;
+registerClientCommands(program, processIo(interrupt.signal), (code) => { exitCode = code; });
+
+program.parseAsync()
+  .then(() => {
+    // client commands are done when their action returns; serve and worker keep running
+    if (exitCode !== null) process.exit(exitCode);
+  })
+  .catch(fail);

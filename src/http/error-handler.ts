@@ -71,6 +71,8 @@ export function registerMethodNotAllowed(app: FastifyInstance) {
         method: missing as any,
         url,
         config: { methodNotAllowed: true },
+        // not operations: they would otherwise show up in the OpenAPI document (and the generated client)
+        schema: { hide: true },
         handler: (req, reply) => {
           reply.header('allow', allow);
           return sendError(reply, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on this path (allowed: ${allow})`));
