@@ -97,8 +97,8 @@ export async function runDemo(opts: DemoOptions, io: CliIo): Promise<number> {
     io.out('\n' + renderTable(rows, io.columns) + '\n' + summaryLines(run));
     io.out([
       '',
-      `Demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s. The failures are the sample agent's real flaws: it handles only the first`,
-      'request in a message, never hands a caller to a person, and reveals another patient\'s appointment when asked politely.',
+      `Demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s. ${judge ? 'The failures are' : 'With real models results vary; look for'} the sample agent's deliberate flaws: it handles`,
+      'only the first request in a message, never hands a caller to a person, and reveals another patient\'s appointment when asked politely.',
       '',
       'Browse the results (transcripts, graded criteria with evidence):',
       `  npx rehearsal serve --data-dir ${dataDir}`,
