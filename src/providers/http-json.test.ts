@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { genericErrorBody, redact } from './json-http.js';
+import { genericErrorBody, redact } from './http-json.js';
 
 describe('provider HTTP helpers', () => {
   it('redacts JWTs (whole or cut short) and the given secrets from provider messages', () => {

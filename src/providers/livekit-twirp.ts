@@ -1,7 +1,7 @@
 import { AccessToken, type VideoGrant } from 'livekit-server-sdk';
 import type { Clock } from '../lib/clock.js';
 import type { HttpFetch } from '../lib/llm-client.js';
-import { callJson, genericErrorBody, requestJson, type JsonRequest } from './json-http.js';
+import { callJson, genericErrorBody, requestJson, type JsonRequest } from './http-json.js';
 import { withRetry } from './retry.js';
 import { ProviderError } from './types.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../lib/clock.js';
 import { nodeHttpFetch, type HttpFetch } from '../lib/llm-client.js';
 import { configWithDefaults, type ResolvedProviderConfigs } from './configs.js';
-import { validateWith } from './json-http.js';
+import { validateWith } from './http-json.js';
 import { rtcNodeChannelFactory, type LiveKitChannelFactory, type LiveKitTextChannel } from './livekit-channel.js';
 import { LiveKitSession } from './livekit-session.js';
 import { TwirpClient } from './livekit-twirp.js';

@@ -1,6 +1,7 @@
 import type { Clock } from '../lib/clock.js';
 import { createLlmClient, errorFromResponse, LlmError, networkError, nodeHttpFetch, type ChatMessage, type HttpFetch, type LlmClient } from '../lib/llm-client.js';
 import type { ToolCall } from '../engine/types.js';
+import { statusFailure, validateFailure, validateWith } from './http-json.js';
 import { ProviderError, type AgentReply, type ProviderAdapter, type ProviderSession, type ValidateResult } from './types.js';
 
 // provider_4: any OpenAI Chat Completions endpoint (providers.md §5). The API is stateless, so the session
@@ -23,7 +24,6 @@ export interface OpenAiCompatibleConfig {
 
 /** Bounds the tool loop: an agent that keeps calling tools would otherwise never answer the caller. */
 export const MAX_TOOL_ROUNDS = 8;
-const VALIDATE_TIMEOUT_MS = 10_000;
 
 export function toProviderError(err: unknown): unknown {
   if (!(err instanceof LlmError)) return err;
@@ -125,34 +125,19 @@ function headersFor(cfg: OpenAiCompatibleConfig): Record<string, string> {
 }
 
 async function validate(cfg: OpenAiCompatibleConfig, opts: { signal: AbortSignal; clock: Clock }, fetchImpl: HttpFetch): Promise<ValidateResult> {
-  const ac = new AbortController();
-  let timedOut = false;
-  const onAbort = () => ac.abort(opts.signal.reason);
-  opts.signal.addEventListener('abort', onAbort, { once: true });
-  const timeoutMs = Math.min(cfg.timeout_ms ?? VALIDATE_TIMEOUT_MS, VALIDATE_TIMEOUT_MS);
-  opts.clock.sleep(timeoutMs, ac.signal).then(() => {
-    timedOut = true;
-    ac.abort(new Error('timeout'));
-  }, () => undefined);
-  const fail = (error_code: string, message: string, extra: Record<string, unknown> = {}): ValidateResult =>
-    ({ valid: false, message, details: { error_code, ...extra } });
-  try {
-    const res = await fetchImpl(`${cfg.base_url.replace(/\/+$/, '')}/models`, { headers: headersFor(cfg), signal: ac.signal });
-    const text = await res.text();
-    if (res.ok) return { valid: true, message: 'credentials accepted', details: { status: res.status } };
-    const err = new ProviderError('provider_error', errorFromResponse(res.status, text, null, res.statusText).detail, { status: res.status });
-    const details = { status: res.status };
-    if (res.status === 401 || res.status === 403) return fail('invalid_credentials', err.message, details);
-    if (res.status === 404) return fail('not_found', err.message, details);
-    return fail('provider_error', err.message, details);
-  } catch (err) {
-    if (timedOut) return fail('timeout', `provider: no answer within ${timeoutMs} ms`);
-    if (opts.signal.aborted) throw err;
-    return fail('unreachable', `provider: ${networkError(err).detail}`);
-  } finally {
-    opts.signal.removeEventListener('abort', onAbort);
-    ac.abort(); // stops the timeout's sleep
-  }
+  return validateWith(
+    { ...opts, timeoutMs: cfg.timeout_ms },
+    async (signal) => {
+      const res = await fetchImpl(`${cfg.base_url.replace(/\/+$/, '')}/models`, { headers: headersFor(cfg), signal });
+      const text = await res.text();
+      if (res.ok) return { valid: true, message: 'credentials accepted', details: { status: res.status } };
+      const err = new ProviderError('provider_error', errorFromResponse(res.status, text, null, res.statusText).detail, { status: res.status });
+      // Status only, no provider_code: this check's details have never carried OpenAI's error codes.
+      return statusFailure(res.status, err.message, [404]);
+    },
+    // Any failure before an HTTP answer is the endpoint not being reachable.
+    (err) => validateFailure('unreachable', `provider: ${networkError(err).detail}`),
+  );
 }
 
 export function createOpenAiCompatibleAdapter(deps: { fetch?: HttpFetch; retrySchedule?: readonly number[] } = {}): ProviderAdapter {

@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import type { Clock } from '../lib/clock.js';
 import { nodeHttpFetch, type HttpFetch } from '../lib/llm-client.js';
 import { configWithDefaults, type ResolvedProviderConfigs } from './configs.js';
-import { callJson, genericErrorBody, requestJson, validateWith, type CallContext, type JsonRequest } from './json-http.js';
+import { callJson, genericErrorBody, requestJson, validateWith, type CallContext, type JsonRequest } from './http-json.js';
 import { PipecatSession } from './pipecat-session.js';
 import { ProviderError, type ProviderAdapter, type ProviderSession, type ValidateResult } from './types.js';
 
