@@ -9,6 +9,9 @@ import { registerAuth } from './http/auth.js';
 import { registerErrorHandling, registerMethodNotAllowed } from './http/error-handler.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { frameworkErrors, registerInputGuards } from './http/input-guards.js';
+import { SESSION_COOKIE } from './http/cookies.js';
+import { registerWebApp } from './http/web-static.js';
 import { validatorCompiler } from './http/validation.js';
 import { apiRoutes } from './routes.js';
 
@@ -16,6 +19,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   logger?: boolean | object;
+  /** The built dashboard served at `/`; null serves none. Default: web/dist of this checkout. */
+  webDir?: string | null;
 }
 
 /** The Fastify app without listen(): the server entry and the tests share it. */
@@ -27,8 +32,9 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     requestIdHeader: false,
     // per-request access logs cost CPU on the hot path; errors are still logged with their request id
     logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     ajv: { customOptions: { removeAdditional: false } },
+    frameworkErrors: frameworkErrors(() => deps.db, () => deps.clock),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -54,11 +60,16 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       openapi: '3.1.0',
       info: {
         title: 'Rehearsal API', version: '1.0.0',
-        description: 'Test conversational AI agents with simulated callers and auditable judges. Every request needs `Authorization: Bearer sk_live_…`.',
+        description: 'Test conversational AI agents with simulated callers and auditable judges. Every request needs `Authorization: Bearer sk_live_…` (the dashboard signs in once with a key and then uses a session cookie, see Sessions).',
       },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_live_ followed by 40 letters and digits' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'sk_live_ followed by 40 letters and digits' },
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The dashboard session from POST /api/v1/sessions; changing requests also need the header x-rehearsal-csrf: 1' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -66,9 +77,11 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   registerAuth(app, deps.db, deps.clock);
   registerRateLimit(app, deps.config.rateLimitPerMinute);
   registerIdempotency(app, deps.db, deps.clock);
+  registerInputGuards(app);
 
   await app.register(apiRoutes(deps), { prefix: '/api/v1' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(async () => finishMethods());
+  registerWebApp(app, opts.webDir);
   return app;
 }

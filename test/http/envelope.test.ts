@@ -44,6 +44,33 @@ describe('the one error envelope at the HTTP edge', () => {
     expectError(await t.call('DELETE', '/api/v1/runs'), 405, 'METHOD_NOT_ALLOWED');
   });
 
+  it('text with a NUL character, or nesting deeper than 64 levels, is a field error, not a database error', async () => {
+    const nul = await t.call('POST', '/api/v1/agents', { body: { provider: 'provider_4', name: 'a\u0000b', config: {} } });
+    expectError(nul, 400, 'INVALID_FIELD_VALUE');
+    expect(nul.body.details.field).toBe('name');
+    let deep: unknown = 'x';
+    for (let i = 0; i < 2000; i++) deep = { d: deep };
+    expectError(await t.call('POST', '/api/v1/agents', { body: { provider: 'provider_4', name: 'n', config: { base_url: 'http://127.0.0.1:9/v1', model: 'm', tool_mocks: deep } } }), 400, 'INVALID_FIELD_VALUE');
+    expectError(await t.call('GET', '/api/v1/scenarios?q=%00'), 400, 'INVALID_FIELD_VALUE');
+  });
+
+  it('limit and offset are plain decimal integers below 10^9', async () => {
+    for (const q of ['offset=99999999999999999999', 'offset=1e20', 'limit=0x10', 'limit=%2B5', 'offset=-1']) {
+      expectError(await t.call('GET', `/api/v1/runs?${q}`), 400, 'INVALID_FIELD_VALUE');
+    }
+    expect((await t.call('GET', '/api/v1/runs?offset=999999999')).status).toBe(200);
+  });
+
+  it('a malformed or over-long path segment answers in the envelope, after authentication, as the resource not found', async () => {
+    for (const path of ['/api/v1/runs/%ZZ', `/api/v1/agents/${'a'.repeat(300)}`]) {
+      expect((await t.call('GET', path, { key: null })).status).toBe(401);
+      const res = await t.call('GET', path);
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe(path.includes('runs') ? 'RUN_NOT_FOUND' : 'AGENT_NOT_FOUND');
+      expect(res.headers['x-request-id']).toBeTruthy();
+    }
+  });
+
   it('the OpenAPI document is generated from the route schemas', async () => {
     const res = await t.call('GET', '/api/v1/openapi.json', { key: null });
     expect(res.status).toBe(200);
