@@ -10,6 +10,8 @@ import { registerErrorHandling, registerMethodNotAllowed } from './http/error-ha
 import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { frameworkErrors, registerInputGuards } from './http/input-guards.js';
+import { SESSION_COOKIE } from './http/cookies.js';
+import { registerWebApp } from './http/web-static.js';
 import { validatorCompiler } from './http/validation.js';
 import { apiRoutes } from './routes.js';
 
@@ -17,6 +19,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   logger?: boolean | object;
+  /** The built dashboard served at `/`; null serves none. Default: web/dist of this checkout. */
+  webDir?: string | null;
 }
 
 /** The Fastify app without listen(): the server entry and the tests share it. */
@@ -56,11 +60,16 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       openapi: '3.1.0',
       info: {
         title: 'Rehearsal API', version: '1.0.0',
-        description: 'Test conversational AI agents with simulated callers and auditable judges. Every request needs `Authorization: Bearer sk_live_…`.',
+        description: 'Test conversational AI agents with simulated callers and auditable judges. Every request needs `Authorization: Bearer sk_live_…` (the dashboard signs in once with a key and then uses a session cookie, see Sessions).',
       },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_live_ followed by 40 letters and digits' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'sk_live_ followed by 40 letters and digits' },
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The dashboard session from POST /api/v1/sessions; changing requests also need the header x-rehearsal-csrf: 1' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -73,5 +82,6 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(apiRoutes(deps), { prefix: '/api/v1' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(async () => finishMethods());
+  registerWebApp(app, opts.webDir);
   return app;
 }

@@ -6,6 +6,7 @@ import { runRoutes } from './modules/runs/runs.routes.js';
 import { cancelRunsOfAgent } from './modules/runs/runs.service.js';
 import { scenarioRunRoutes } from './modules/scenario-runs/scenario-runs.routes.js';
 import { scenarioRoutes } from './modules/scenarios/scenarios.routes.js';
+import { sessionRoutes } from './modules/sessions/sessions.routes.js';
 import { testSuiteRoutes } from './modules/test-suites/test-suites.routes.js';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
@@ -17,4 +18,5 @@ export const apiRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) 
   await app.register(scenarioRoutes(deps));
   await app.register(testSuiteRoutes(deps));
   await app.register(webhookRoutes(deps));
+  await app.register(sessionRoutes(deps));
 };

@@ -215,3 +215,17 @@ export const webhookAttempts = pgTable('webhook_attempts', {
   durationMs: integer('duration_ms').notNull(),
   error: text('error'),
 }, (t) => [uniqueIndex('webhook_attempts_delivery_attempt_key').on(t.deliveryId, t.attempt)]);
+
+/**
+ * Dashboard sign-in sessions. The cookie holds a random token; only its SHA-256 digest is stored. A session
+ * belongs to the API key it was opened with and is checked together with that key on every request, so
+ * revoking or expiring the key ends its sessions at once; signing out deletes the row.
+ */
+export const sessions = pgTable('sessions', {
+  id: uuid('id').primaryKey(),
+  orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  apiKeyId: uuid('api_key_id').notNull().references(() => apiKeys.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  createdAt: createdAt(),
+  expiresAt: ts('expires_at').notNull(),
+}, (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_api_key_idx').on(t.apiKeyId)]);

@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { Badge, ErrorNote, Loading, PageHeader, Stat } from '../components/ui';
+import { fmtDateTime, fmtMs, fmtUsd } from '../format';
+import { useResource, useTitle } from '../hooks';
+import type { CriterionResult, EvidenceQuote, ScenarioRun } from '../types';
+import { Transcript, turnElementId, type ActiveQuote } from './Transcript';
+
+const UNFINISHED = ['pending', 'running', 'grading'];
+
+export function ScenarioRunPage() {
+  const { id = '' } = useParams();
+  const sr = useResource<ScenarioRun>(`/scenario-runs/${id}`, (d) => (UNFINISHED.includes(d.status) ? 2500 : null));
+  const [active, setActive] = useState<ActiveQuote | null>(null);
+  useTitle(sr.data?.scenario_name ?? 'Scenario run');
+
+  if (sr.error && !sr.data) return <><PageHeader title="Scenario run" /><ErrorNote error={sr.error} /><p><Link to="/runs">Back to runs</Link></p></>;
+  if (!sr.data) return <Loading what="Loading the scenario run" />;
+  const s = sr.data;
+  const quotes = s.criteria_results.flatMap((c) => c.evidence_quotes ?? []);
+
+  const show = (q: EvidenceQuote) => {
+    setActive({ turn: q.turn, text: q.text });
+    const el = document.getElementById(turnElementId(q.turn));
+    el?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    el?.focus({ preventScroll: true });
+  };
+
+  return (
+    <>
+      <p className="crumbs"><Link to="/runs">Runs</Link> / <Link to={`/runs/${s.test_run_id}`}>Run</Link> / {s.scenario_name}</p>
+      <PageHeader title={<>{s.scenario_name} <Badge value={s.status} /></>}
+        subtitle={<>{s.grade_summary ?? (UNFINISHED.includes(s.status) ? 'Not graded yet: this page refreshes every few seconds.' : '')}
+          {s.completed_at && <> · finished <time dateTime={s.completed_at}>{fmtDateTime(s.completed_at, true)}</time></>}
+          {' · '}<Link to={`/scenarios/${s.scenario_id}`}>view the scenario template</Link></>} />
+      {s.error_message && <div className="error-note" role="alert"><strong>Error: </strong>{s.error_message}</div>}
+      <dl className="stats">
+        <Stat label="First response" value={fmtMs(s.metrics?.time_to_first_response_ms)} />
+        <Stat label="Average reply" value={fmtMs(s.metrics?.average_turn_duration_ms)} />
+        <Stat label="Conversation" value={fmtMs(s.metrics?.total_duration_ms)} />
+        <Stat label="Turns" value={s.metrics?.turn_count ?? '—'} />
+        <Stat label="Cost" value={fmtUsd(s.metrics?.cost_usd)} />
+        <Stat label="Caller" value={s.tester_model ?? 'scripted'} hint="the model that played the caller" />
+        <Stat label="Judge" value={s.judge_model ?? 'none'} hint="the model that graded judge criteria" />
+      </dl>
+      <div className="split">
+        <section aria-labelledby="transcript-title">
+          <h2 id="transcript-title">Transcript</h2>
+          <Transcript entries={s.transcript} quotes={quotes} active={active} />
+        </section>
+        <section aria-labelledby="criteria-title">
+          <h2 id="criteria-title">Criteria</h2>
+          {s.criteria_results.length === 0
+            ? <p className="muted">{UNFINISHED.includes(s.status) ? 'Grades appear when the conversation has been graded.' : 'No criteria were graded.'}</p>
+            : <ul className="criteria">{s.criteria_results.map((c, i) => <CriterionCard key={i} c={c} onQuote={show} active={active} />)}</ul>}
+        </section>
+      </div>
+    </>
+  );
+}
+
+function CriterionCard({ c, onQuote, active }: { c: CriterionResult; onQuote: (q: EvidenceQuote) => void; active: ActiveQuote | null }) {
+  return (
+    <li className={`criterion decision-${c.decision}`}>
+      <div className="criterion-head">
+        <Badge value={c.decision} label={c.decision.replace('_', ' ')} />
+        <span className="points">{c.points_awarded} / {c.max_points} points</span>
+        {c.required && <span className="tag">required</span>}
+        {c.graded_by && <span className="tag">{c.graded_by === 'check' ? 'deterministic check' : 'judge'}</span>}
+      </div>
+      <p className="criterion-text">{c.criterion}</p>
+      <p className="rationale">{c.rationale}</p>
+      {c.evidence_quotes && c.evidence_quotes.length > 0 && (
+        <div className="evidence">
+          <span className="label">Evidence</span>
+          <ul>
+            {c.evidence_quotes.map((q, i) => (
+              <li key={i}>
+                <button type="button" className={`quote${active?.turn === q.turn && active.text === q.text ? ' current' : ''}`} onClick={() => onQuote(q)}>
+                  <span className="sr-only">Show in the transcript: </span>
+                  <q>{q.text}</q> <span className="muted">entry #{q.turn} ({q.role === 'user' ? 'caller' : 'agent'})</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </li>
+  );
+}
