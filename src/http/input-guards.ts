@@ -8,6 +8,10 @@ import { sendError } from './error-handler.js';
 const MAX_DEPTH = 64;
 const PAGE_PARAM = /^\d{1,9}$/;
 
+// a lone UTF-16 surrogate is not Unicode text: PostgreSQL's json input refuses it
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const badText = (s: string) => s.includes('\u0000') || LONE_SURROGATE.test(s);
+
 const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
 
 /**
@@ -17,12 +21,12 @@ const join = (path: string, key: string | number) => (path ? `${path}.${key}` : 
 function scan(v: unknown, path: string, depth: number): void {
   if (depth > MAX_DEPTH) throw invalidField(path || 'body', `${path || 'the body'} is nested deeper than ${MAX_DEPTH} levels`);
   if (typeof v === 'string') {
-    if (v.includes('\u0000')) throw invalidField(path || 'body', `${path || 'the body'} must not contain NUL characters`);
+    if (badText(v)) throw invalidField(path || 'body', `${path || 'the body'} must be Unicode text without NUL characters`);
   } else if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) scan(v[i], join(path, i), depth + 1);
   } else if (v !== null && typeof v === 'object') {
     for (const [k, x] of Object.entries(v)) {
-      if (k.includes('\u0000')) throw invalidField(path || 'body', 'field names must not contain NUL characters');
+      if (badText(k)) throw invalidField(path || 'body', 'field names must be Unicode text without NUL characters');
       scan(x, join(path, k), depth + 1);
     }
   }
@@ -32,7 +36,7 @@ function checkQuery(q: Record<string, unknown>) {
   for (const [k, v] of Object.entries(q)) {
     for (const s of Array.isArray(v) ? v : [v]) {
       if (typeof s !== 'string') continue;
-      if (s.includes('\u0000')) throw invalidField(k, `${k} must not contain NUL characters`);
+      if (badText(s)) throw invalidField(k, `${k} must be Unicode text without NUL characters`);
       // plain decimal digits only: no "0x10", "1e3", "+5", and nothing past what an offset can mean
       if ((k === 'limit' || k === 'offset') && !PAGE_PARAM.test(s)) throw invalidField(k, `${k} must be a non-negative integer below 10^9`, s);
     }

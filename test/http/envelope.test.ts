@@ -52,6 +52,9 @@ describe('the one error envelope at the HTTP edge', () => {
     for (let i = 0; i < 2000; i++) deep = { d: deep };
     expectError(await t.call('POST', '/api/v1/agents', { body: { provider: 'provider_4', name: 'n', config: { base_url: 'http://127.0.0.1:9/v1', model: 'm', tool_mocks: deep } } }), 400, 'INVALID_FIELD_VALUE');
     expectError(await t.call('GET', '/api/v1/scenarios?q=%00'), 400, 'INVALID_FIELD_VALUE');
+    const lone = await t.call('POST', '/api/v1/scenarios', { body: JSON.stringify({ name: 'x', tags: [' \ud800'], criteria: [{ criterion: 'c' }] }) });
+    expectError(lone, 400, 'INVALID_FIELD_VALUE');
+    expect(lone.body.details.field).toBe('tags.0');
   });
 
   it('limit and offset are plain decimal integers below 10^9', async () => {
