@@ -59,11 +59,14 @@ program.command('serve')
 
 program.command('worker')
   .description('Run a worker process (scaled mode: needs DATABASE_URL)')
-  .action(async () => {
+  .option('--metrics-port <port>', 'serve /healthz, /readyz and /metrics on this port (0 = any free port)')
+  .action(async (opts: { metricsPort?: string }) => {
     try {
       const config = loadConfig();
       if (!config.databaseUrl) throw new ConfigError('rehearsal worker needs DATABASE_URL; in embedded mode `rehearsal serve` runs the worker itself');
-      const svc = await startService(config, { api: false, worker: true });
+      const port = opts.metricsPort === undefined ? undefined : Number(opts.metricsPort);
+      if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new ConfigError('--metrics-port must be a port number');
+      const svc = await startService(config, { api: false, worker: true, opsPort: port });
       onSignals(svc.stop);
     } catch (err) { fail(err); }
   });
