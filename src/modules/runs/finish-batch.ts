@@ -22,6 +22,9 @@ export async function finishScenarioRuns(deps: Deps, items: FinishItem[], next: 
     metrics: r.metrics, turn_durations: r.turn_durations_ms, tester_model: r.tester_model, judge_model: r.judge_model,
   }));
   return deps.db.transaction(async (tx) => {
+    // rows are locked in id order by every multi-row writer (finish, grading, transcript, lease renewal),
+    // so two of them can never wait on each other in a cycle
+    await lockScenarioRuns(tx, rows.map((r) => r.id));
     const { rows: done } = await tx.executeSql(
       `update scenario_runs s
           set status = v.status, passed = v.passed, grade_summary = v.grade_summary, criteria_results = v.criteria_results,
@@ -44,7 +47,8 @@ export async function finishScenarioRuns(deps: Deps, items: FinishItem[], next: 
     }
     if (perRun.size > 0) {
       for (const [runId, c] of perRun) await next(tx, runId, c.passed + c.failed + c.error);
-      // run rows last: every finishing conversation meets there, so their locks are held briefly
+      // run rows last (in id order): every finishing conversation meets there, so their locks are held briefly
+      await tx.executeSql('select id from runs where id = any($1::uuid[]) order by id for update', [[...perRun.keys()]]);
       const { rows: updated } = await tx.executeSql(
         `update runs r set passed_count = r.passed_count + v.p, failed_count = r.failed_count + v.f, error_count = r.error_count + v.e, updated_at = $2::timestamptz
            from jsonb_to_recordset($1::jsonb) as v(id uuid, p integer, f integer, e integer)
@@ -72,10 +76,11 @@ export async function finishScenarioRuns(deps: Deps, items: FinishItem[], next: 
  */
 export async function markGradingBatch(deps: Deps, items: Array<{ id: string; owner: string }>): Promise<void[]> {
   await deps.db.executeSql(
-    `with g as (
+    `with l as (select id from scenario_runs where id in (select (x->>'id')::uuid from jsonb_array_elements($1::jsonb) x) order by id for update),
+     g as (
        update scenario_runs s set status = 'grading'
          from jsonb_to_recordset($1::jsonb) as v(id uuid, owner text)
-        where s.id = v.id and s.status = 'running' and s.lease_owner = v.owner
+        where s.id = v.id and s.id in (select id from l) and s.status = 'running' and s.lease_owner = v.owner
         returning s.id, s.run_id)
      update runs r set status = 'grading', updated_at = $2::timestamptz
       where r.id in (select run_id from g) and r.status = 'running'
@@ -84,4 +89,9 @@ export async function markGradingBatch(deps: Deps, items: Array<{ id: string; ow
     [JSON.stringify(items), new Date(deps.clock.now()).toISOString()],
   );
   return items.map(() => undefined);
+}
+
+/** Locks scenario runs in id order (see finishScenarioRuns). */
+export async function lockScenarioRuns(tx: Tx, ids: string[]) {
+  await tx.executeSql('select id from scenario_runs where id = any($1::uuid[]) order by id for update', [ids]);
 }

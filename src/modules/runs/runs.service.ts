@@ -162,6 +162,8 @@ export async function cancelRunInTx(deps: Deps, tx: Tx, runId: string, reason: s
     .set({ status: 'canceled', completedAt: now, updatedAt: now, errorMessage: reason })
     .where(and(eq(runs.id, runId), inArray(runs.status, runPredecessors('canceled')))).returning();
   if (!run) return null;
+  // id order, like every multi-row writer of scenario_runs (see finish-batch.ts)
+  await tx.executeSql(`select id from scenario_runs where run_id = $1 and status in ('running', 'grading') order by id for update`, [runId]);
   const stopped = await tx.orm.update(scenarioRuns)
     .set({ status: 'error', errorMessage: 'run canceled', completedAt: now })
     .where(and(eq(scenarioRuns.runId, runId), inArray(scenarioRuns.status, ['running', 'grading']))).returning({ id: scenarioRuns.id });
