@@ -125,11 +125,12 @@ try {
         results.push({ mode: 'scaled', workers, ...(await measure(api(base, key), n, fakes, cpu, rss, waitFinal)) });
         if (process.env.BENCH_TIMELINE) {
           const { rows } = await watcher.query(`select extract(epoch from min(s.started_at) - r.created_at) first_start, extract(epoch from max(s.started_at) - r.created_at) last_start,
-              avg(s.duration_ms)::int avg_ms, max(s.duration_ms) max_ms, extract(epoch from max(s.completed_at) - r.created_at) last_done, extract(epoch from r.completed_at - r.created_at) run_done
+              avg(s.duration_ms)::int avg_ms, max(s.duration_ms) max_ms, max(s.attempts) max_attempts, count(*) filter (where s.attempts > 1) retried, extract(epoch from max(s.completed_at) - r.created_at) last_done, extract(epoch from r.completed_at - r.created_at) run_done
               from runs r join scenario_runs s on s.run_id = r.id group by r.id`);
           console.log('timeline', rows[0]);
         }
         await watcher.end();
+        if (process.env.BENCH_LOGS) procs.forEach((p, i) => fs.writeFileSync(`${process.env.BENCH_LOGS}-${i}.log`, p.output()));
         for (const p of procs) await p.kill('SIGTERM');
         await db.drop();
         console.log(JSON.stringify(results.at(-1)));
