@@ -154,7 +154,8 @@ describe('web dashboard (Chromium)', { timeout: 90_000 }, () => {
     await nav('Runs');
     await page.getByLabel('Agent').selectOption({ label: 'Front desk' });
     await page.getByText('Pass rate over time: Front desk').waitFor();
-    expect(await page.getByRole('region', { name: 'Runs table' }).getByRole('row').count()).toBe(3);
+    // the chart and the filtered table load separately: wait for the table too
+    await expect.poll(() => page.getByRole('region', { name: 'Runs table' }).getByRole('row').count(), POLL).toBe(3);
     await audit('runs');
   });
 
