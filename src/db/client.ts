@@ -25,6 +25,11 @@ export interface Database extends SqlExecutor {
   orm: Orm;
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
+  /**
+   * Runs `fn` while holding the start-up lock: with PostgreSQL, processes starting at once on a fresh
+   * database take turns (schema set-up that is not safe to run concurrently goes through it).
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -59,8 +64,24 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
         return fn({ orm: tx as unknown as Orm, executeSql: (text, values) => raw.query(text, values ?? []) });
       }),
     migrate: () => migratePglite(orm as any, { migrationsFolder }),
+    // one process per data dir: nobody to take turns with
+    exclusive: (fn) => fn(),
     close: () => client.close(),
   };
+}
+
+const STARTUP_LOCK = 724001;
+
+/** A session-level advisory lock on a connection of its own, held while `fn` runs. */
+async function underStartupLock<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    await c.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+    return await fn(c);
+  } finally {
+    await c.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => {});
+    c.release();
+  }
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
@@ -77,17 +98,9 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
         const raw = rawClientOf(tx);
         return fn({ orm: tx as unknown as Orm, executeSql: (text, values) => raw.query(text, values ?? []) });
       }),
-    migrate: async () => {
-      // Many processes may start at once: one migrates, the others wait on the same advisory lock.
-      const c = await pool.connect();
-      try {
-        await c.query('select pg_advisory_lock(724001)');
-        await migratePg(drizzlePg(c, { schema }) as any, { migrationsFolder });
-      } finally {
-        await c.query('select pg_advisory_unlock(724001)').catch(() => {});
-        c.release();
-      }
-    },
+    // Many processes may start at once: one migrates, the others wait on the same advisory lock.
+    migrate: () => underStartupLock(pool, (c) => migratePg(drizzlePg(c, { schema }) as any, { migrationsFolder })),
+    exclusive: (fn) => underStartupLock(pool, () => fn()),
     close: () => pool.end(),
   };
 }

@@ -32,16 +32,15 @@ export function createJobQueue(db: Database, opts: { supervise: boolean; onError
   let started = false;
   return {
     async start() {
-      await boss.start();
-      started = true;
-      for (const job of Object.values(JOBS)) {
-        if (!(await boss.getQueue(job.name))) {
-          await boss.createQueue(job.name, { name: job.name, policy: 'standard' } as any).catch(async (err) => {
-            // another process created it first
-            if (!(await boss.getQueue(job.name))) throw err;
-          });
+      // pg-boss's installation (CREATE SCHEMA) and create_queue fail with duplicate-key errors or
+      // deadlocks when several processes start at once on a fresh database: they take turns.
+      await db.exclusive(async () => {
+        await boss.start();
+        started = true;
+        for (const job of Object.values(JOBS)) {
+          if (!(await boss.getQueue(job.name))) await boss.createQueue(job.name, { name: job.name, policy: 'standard' } as any);
         }
-      }
+      });
     },
     async send(exec, job, payload, opts = {}) {
       await boss.send(job.name, payload as object, {

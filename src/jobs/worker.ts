@@ -2,6 +2,9 @@ import type { JobDef } from './catalog.js';
 import type { JobQueue } from './queue.js';
 import type { Static, TSchema } from '@sinclair/typebox';
 
+/** About 30 s of retries (0.5, 1, 2, 4, then every 5 s): longer than a PostgreSQL restart takes. */
+const FAIL_RETRIES = 8;
+
 export interface DispatcherOptions<S extends TSchema> {
   queue: JobQueue;
   job: JobDef<S>;
@@ -81,7 +84,7 @@ export class Dispatcher<S extends TSchema> {
         this.complete(j.id);
       } catch (err) {
         this.opts.onError(err, `job ${j.id}`);
-        await this.opts.queue.fail(this.opts.job, j.id, (err as Error)?.message ?? String(err)).catch(() => {});
+        await this.recordFailure(j.id, (err as Error)?.message ?? String(err));
       }
     })().finally(() => {
       this.active--;
@@ -90,6 +93,23 @@ export class Dispatcher<S extends TSchema> {
       this.refetch ??= setTimeout(() => { this.refetch = null; this.wake(); }, 25);
     });
     this.inflight.add(p);
+  }
+
+  /**
+   * Hands a failed job back to pg-boss for its retry. The failure may be the database itself being away
+   * for a moment (a restart): a failure that is not recorded leaves the job held until pg-boss expires
+   * it (minutes for a delivery, an hour for a conversation), so the write is retried for a while.
+   */
+  private async recordFailure(id: string, reason: string) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.opts.queue.fail(this.opts.job, id, reason);
+        return;
+      } catch (err) {
+        if (attempt >= FAIL_RETRIES || !this.running) return this.opts.onError(err, `recording the failure of job ${id}`);
+        await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, 5000)));
+      }
+    }
   }
 
   /** Completions are written in batches: one statement for every job that finished in the last 100 ms. */

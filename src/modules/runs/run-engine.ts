@@ -14,7 +14,7 @@ import type { ProviderId } from '../../providers/types.js';
 import { agentConfig } from '../agents/agents.service.js';
 import {
   claimScenarioRuns, failRunFast, finalRunIds, reapExpiredLeases, renewLeases, takeNextToEnqueue,
-  type Lease, type ScenarioRunRow,
+  type Claimed, type Lease, type ScenarioRunRow,
 } from './run-execution.js';
 import { TranscriptWriter } from './transcript-writer.js';
 import { finishScenarioRuns, markGradingBatch, type FinishItem } from './finish-batch.js';
@@ -88,6 +88,8 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
   };
   const writer = new TranscriptWriter(deps.db, 100, (err) => log.error({ err }, 'transcript flush failed'));
   const byRun = new Map<string, Set<AbortController>>();
+  // scenario runs whose conversation is in this process's hands: the heartbeat renews these leases only
+  const held = new Set<string>();
   const timers: NodeJS.Timeout[] = [];
   const stopHooks: Array<() => Promise<void>> = [];
   let dispatcher: Dispatcher<typeof JOBS.scenarioRun.payload> | null = null;
@@ -136,6 +138,15 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
     const claimed = (await claimBatch.add(payload.scenario_run_id)).get(payload.scenario_run_id) ?? null;
     if (!claimed) return;
     const { sr, run } = claimed;
+    held.add(sr.id);
+    try {
+      await conduct(sr, run);
+    } finally {
+      held.delete(sr.id);
+    }
+  }
+
+  async function conduct(sr: Claimed['sr'], run: Claimed['run']) {
     const agent = await loadAgent(run.agentId);
     if (!agent || agent.deletedAt) {
       await failRunFast(deps, run.id, 'provider: the agent was deleted');
@@ -227,7 +238,7 @@ export function createRunEngine(deps: Deps, queue: JobQueue, log: { error(obj: u
         t.unref();
         timers.push(t);
       };
-      every(o.heartbeatMs, () => renewLeases(deps, lease), 'lease renewal failed');
+      every(o.heartbeatMs, () => renewLeases(deps, lease, [...held]), 'lease renewal failed');
       every(o.reapIntervalMs, async () => {
         if ((await reapExpiredLeases(deps, send)) > 0) dispatcher?.wake();
       }, 'lease reaper failed');

@@ -53,10 +53,15 @@ export async function claimScenarioRuns(deps: Deps, ids: string[], lease: Lease)
   return out;
 }
 
-/** Extends the leases of everything this worker holds: one statement per worker per beat. */
-export async function renewLeases(deps: Deps, lease: Lease) {
+/**
+ * Extends the leases of the conversations this worker is holding right now: one statement per worker
+ * per beat. Only those: a scenario run whose final write failed (database unreachable) is no longer
+ * worked on here, so its lease must run out for the reaper to hand it to another attempt.
+ */
+export async function renewLeases(deps: Deps, lease: Lease, ids: string[]) {
+  if (ids.length === 0) return;
   await deps.db.orm.update(scenarioRuns).set({ leaseExpiresAt: new Date(deps.clock.now() + lease.ms) })
-    .where(and(eq(scenarioRuns.leaseOwner, lease.owner), inArray(scenarioRuns.status, ['running', 'grading'])));
+    .where(and(inArray(scenarioRuns.id, ids), eq(scenarioRuns.leaseOwner, lease.owner), inArray(scenarioRuns.status, ['running', 'grading'])));
 }
 
 /**
