@@ -30,8 +30,13 @@ export const WebhookDeliveryPayload = Type.Object({
 export type WebhookDeliveryPayload = Static<typeof WebhookDeliveryPayload>;
 
 export const JOBS = {
-  /** Holds one scenario's conversation with the agent and grades it. */
-  scenarioRun: def({ name: 'scenario-run', payload: ScenarioJobPayload, retryLimit: 5, retryDelaySeconds: 2, expireInSeconds: 3600 }),
+  /**
+   * Holds one scenario's conversation with the agent and grades it. Once the scenario run is claimed its
+   * lease and the reaper cover a dead worker; expiry covers a worker killed between fetching the job and
+   * claiming (found by the chaos suite: with an hour here, such a scenario run sat unclaimed for an hour).
+   * A conversation outliving the expiry gets a retry whose claim finds it held and does nothing.
+   */
+  scenarioRun: def({ name: 'scenario-run', payload: ScenarioJobPayload, retryLimit: 5, retryDelaySeconds: 2, expireInSeconds: 60 }),
   /**
    * One automatic attempt of a webhook delivery; the retry schedule is ours (each attempt enqueues the
    * next, delayed). pg-boss retries only cover a worker that died mid-attempt: expiry outlasts the

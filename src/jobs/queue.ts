@@ -25,8 +25,10 @@ export function createJobQueue(db: Database, opts: { supervise: boolean; onError
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => db.executeSql(text, values) },
     schedule: false,
-    // maintenance (expiring held jobs, archiving) runs in worker processes only
+    // maintenance (expiring held jobs, archiving) runs in worker processes only, once per interval across
+    // all of them; the interval bounds how late a job held by a dead worker is noticed (default 120 s)
     supervise: opts.supervise,
+    maintenanceIntervalSeconds: 15,
   } as any);
   boss.on('error', opts.onError);
   let started = false;

@@ -102,6 +102,8 @@ describe(`chaos: scaled mode under faults (seed ${SEED}, ${ITERATIONS} iteration
 
     // the work settles: every run final, then every delivery received (retries and expired holds included)
     const watcher = new pg.Client({ connectionString: pgs.url });
+    // the server is stopped in afterAll: a watcher left open by a failure must not become an uncaught error
+    watcher.on('error', () => {});
     await watcher.connect();
     const settleMs = await waitUntil('every run to reach a final state', async () =>
       (await watcher.query(`select count(*)::int n from runs where status not in ('completed', 'failed', 'canceled')`)).rows[0].n === 0, 180_000)
@@ -111,8 +113,8 @@ describe(`chaos: scaled mode under faults (seed ${SEED}, ${ITERATIONS} iteration
           from scenario_runs s join runs r on r.id = s.run_id where r.status not in ('completed', 'failed', 'canceled') and s.status not in ('passed', 'failed', 'error')`)).rows);
         for (const w of cluster!.workers) console.log(`worker ${w.child.pid}:\n${w.output().slice(-3000)}`);
         throw err;
-      });
-    await watcher.end();
+      })
+      .finally(() => watcher.end());
     const deliverMs = await waitUntil('every event to reach its webhooks', async () => (await pendingEventIds(pgs!.url, receiver!.received)) === 0, 300_000);
 
     const exited = cluster.unexpectedExits();
