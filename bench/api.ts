@@ -1,8 +1,11 @@
 /**
- * API latency and throughput under fixed-rate load (autocannon, coordinated omission corrected):
+ * API latency and throughput under fixed-rate load (autocannon):
  * GET /runs/{id}, GET /runs/{id}/results?limit=500 on a run of 10,000 scenario runs, and POST /runs,
  * embedded (PGlite) and on PostgreSQL (`serve --no-worker`). Every measurement is repeated and the
- * median reported, since the machine is shared.
+ * median reported, since the machine is shared. autocannon's fixed rate is a quota per connection per
+ * second (connections fire together at each second) and its coordinated-omission correction assumes a
+ * 1 ms interval whatever the rate, so p99 here is that of small synchronized bursts, not of evenly
+ * spaced arrivals; 10 connections keep the bursts small.
  *
  *   npx tsx bench/api.ts                                 # both modes, 3 repeats
  *   npx tsx bench/api.ts --mode postgres --repeats 1 --quick

@@ -18,13 +18,70 @@ import { api, cliJson, createPgDatabase, ensureBuilt, startCli, type Proc } from
 
 const { values } = parseArgs({ options: { n: { type: 'string', default: '10,100' }, mode: { type: 'string', default: 'embedded' }, workers: { type: 'string', default: '1' } } });
 const IDEAL_S = 2.2;
+const AGENT_MS = Number(process.env.AGENT_MS ?? 300);
 const TURNS = 4;
 
-async function startFakes() {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fakes.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startChild(file: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(d.toString())));
-  return { ...JSON.parse(line), stop: () => child.kill('SIGTERM') };
+  return { info: JSON.parse(line), pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
+
+/** The LLM fake and the agent each in a process of their own: the agent's own lag must not depend on the LLM's load. */
+async function startFakes() {
+  const [llm, agent] = await Promise.all([startChild('fakes.ts'), startChild('fake-agent.ts')]);
+  // A real agent answers from its own machine; here it shares our two cores. Scheduled ahead (where allowed),
+  // it answers when its timers say and reads requests as they come, so its own record is the truth to compare
+  // with (its residual lag is printed as agent_lag_ms). The LLM fake keeps the default priority.
+  try {
+    os.setPriority(agent.pid, -10);
+  } catch {
+    console.error('the fake agent runs at the default priority (renicing needs CAP_SYS_NICE)');
+  }
+  const agentUrl: string = agent.info.agentUrl;
+  return {
+    ...llm.info, agentUrl,
+    /** What the agent's answers really took on its side since the last call (request received → response written). */
+    agentTruth: async () => (await (await fetch(`${agentUrl.replace(/\/v1$/, '')}/stats`)).json()) as { n: number; p50: number; p95: number; lag_max: number },
+    stop: () => { llm.stop(); agent.stop(); },
+  };
+}
+
+/** Reported reply latency p50/p95 by turn index (the first turn opens a connection): where an error comes from. */
+async function byTurn(query: (sql: string) => Promise<{ rows: any[] }>) {
+  const { rows } = await query(`select t.i::int as turn, percentile_cont(0.5) within group (order by t.v::float) as p50, percentile_cont(0.95) within group (order by t.v::float) as p95
+    from scenario_runs s, jsonb_array_elements_text(s.turn_durations) with ordinality as t(v, i) group by t.i order by t.i`);
+  return rows.map((r) => `${r.turn}: ${Math.round(r.p50)}/${Math.round(r.p95)}`).join('  ');
+}
+
+/** When a run's conversations started and ended, relative to its creation (one run per database). */
+const TIMELINE_SQL = `select extract(epoch from min(s.started_at) - r.created_at) first_start, extract(epoch from max(s.started_at) - r.created_at) last_start,
+    avg(s.duration_ms)::int avg_ms, max(s.duration_ms) max_ms, max(s.attempts) max_attempts, count(*) filter (where s.attempts > 1) retried,
+    extract(epoch from max(s.completed_at) - r.created_at) last_done, extract(epoch from r.completed_at - r.created_at) run_done
+  from runs r join scenario_runs s on s.run_id = r.id where r.test_mode = 'full' group by r.id order by r.created_at desc limit 1`;
+
+/**
+ * Where a conversation's time goes, averaged (ms): start → first tester message (the tester's first call),
+ * each agent reply → the next tester message (a tester call and our work between), the agent calls
+ * themselves, and the last reply → completed (judge, grading, the final write).
+ */
+async function gaps(query: (sql: string) => Promise<{ rows: any[] }>) {
+  const { rows } = await query(`select started_at, completed_at, transcript from scenario_runs where status in ('passed', 'failed')`);
+  const acc = { first: 0, tester: 0, agent: 0, tail: 0, n: 0, testerN: 0, agentN: 0 };
+  for (const r of rows) {
+    const t = (r.transcript as Array<{ role: string; timestamp: string }>).map((e) => ({ role: e.role, at: Date.parse(e.timestamp) }));
+    acc.first += t[0].at - new Date(r.started_at).getTime();
+    acc.tail += new Date(r.completed_at).getTime() - t[t.length - 1].at;
+    for (let i = 1; i < t.length; i++) {
+      if (t[i].role === 'assistant') { acc.agent += t[i].at - t[i - 1].at; acc.agentN++; } else { acc.tester += t[i].at - t[i - 1].at; acc.testerN++; }
+    }
+    acc.n++;
+  }
+  const r = (x: number, n: number) => Math.round(x / n);
+  return { first: r(acc.first, acc.n), tester: r(acc.tester, acc.testerN), agent: r(acc.agent, acc.agentN), tail: r(acc.tail, acc.n) };
+}
+
+const errPct = (reported: number, truth: number) => +((100 * (reported - truth)) / truth).toFixed(1);
 
 function procStats(pid: number) {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -58,6 +115,7 @@ type WaitFinal = (runId: string) => Promise<void>;
 
 async function measure(call: ReturnType<typeof api>, n: number, fakes: any, cpu: () => number, rss: () => number, waitFinal: WaitFinal) {
   const { agentId, suiteId } = await prepare(call, fakes, n);
+  await fakes.agentTruth(); // starts its record afresh
   const cpu0 = cpu();
   const t0 = performance.now();
   const run = await call('POST', '/runs', { agent_id: agentId, test_suite_id: suiteId, test_mode: 'full', max_turns: TURNS });
@@ -67,7 +125,17 @@ async function measure(call: ReturnType<typeof api>, n: number, fakes: any, cpu:
   const cpuS = cpu() - cpu0;
   const r = (await call('GET', `/runs/${run.body.id}`)).body;
   const requests = n * (TURNS * 2 + 1);
-  return { n, status: r.status, passed: r.passed_count, wall_s: +wall.toFixed(3), efficiency: +(IDEAL_S / wall).toFixed(3), cpu_s: +cpuS.toFixed(2), cpu_ms_per_request: +((cpuS * 1000) / requests).toFixed(3), peak_rss_mb: Math.round(rss()) };
+  const truth = await fakes.agentTruth();
+  const p50 = r.metrics?.p50_turn_duration_ms ?? NaN;
+  const p95 = r.metrics?.p95_turn_duration_ms ?? NaN;
+  return {
+    n, status: r.status, passed: r.passed_count, wall_s: +wall.toFixed(3), efficiency: +(IDEAL_S / wall).toFixed(3), cpu_s: +cpuS.toFixed(2),
+    cpu_ms_per_request: +((cpuS * 1000) / requests).toFixed(3), peak_rss_mb: Math.round(rss()),
+    // reported by the run vs the agent's nominal 300 ms and vs what its answers really took on its side
+    p50_ms: p50, p95_ms: p95, p50_err_pct: errPct(p50, AGENT_MS), p95_err_pct: errPct(p95, AGENT_MS),
+    true_p50_ms: +truth.p50.toFixed(1), true_p95_ms: +truth.p95.toFixed(1), p50_vs_true_pct: errPct(p50, truth.p50), p95_vs_true_pct: errPct(p95, truth.p95),
+    uncertainty_ms: r.timing_uncertainty_ms, agent_lag_ms: truth.lag_max, warned: r.warnings.some((w: string) => w.startsWith('reply latencies')),
+  };
 }
 
 const ns = values.n!.split(',').map(Number);
@@ -94,6 +162,9 @@ try {
       };
       const waitFinal: WaitFinal = (id) => new Promise((resolve) => { if (done.has(id)) resolve(); else finals.set(id, resolve); });
       results.push({ mode: 'embedded', workers: 1, ...(await measure(api(svc.url!, key), n, fakes, cpu, () => peak, waitFinal)) });
+      if (process.env.BENCH_TURNS) console.log('by turn', await byTurn((q) => svc.deps.db.executeSql(q)));
+      if (process.env.BENCH_GAPS) console.log('gaps', await gaps((q) => svc.deps.db.executeSql(q)));
+      if (process.env.BENCH_TIMELINE) console.log('timeline', JSON.stringify((await svc.deps.db.executeSql(TIMELINE_SQL)).rows[0]));
       clearInterval(sampler);
       await svc.stop();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -123,12 +194,8 @@ try {
           }
         };
         results.push({ mode: 'scaled', workers, ...(await measure(api(base, key), n, fakes, cpu, rss, waitFinal)) });
-        if (process.env.BENCH_TIMELINE) {
-          const { rows } = await watcher.query(`select extract(epoch from min(s.started_at) - r.created_at) first_start, extract(epoch from max(s.started_at) - r.created_at) last_start,
-              avg(s.duration_ms)::int avg_ms, max(s.duration_ms) max_ms, max(s.attempts) max_attempts, count(*) filter (where s.attempts > 1) retried, extract(epoch from max(s.completed_at) - r.created_at) last_done, extract(epoch from r.completed_at - r.created_at) run_done
-              from runs r join scenario_runs s on s.run_id = r.id group by r.id`);
-          console.log('timeline', rows[0]);
-        }
+        if (process.env.BENCH_GAPS) console.log('gaps', await gaps((q) => watcher.query(q)));
+        if (process.env.BENCH_TIMELINE) console.log('timeline', (await watcher.query(TIMELINE_SQL)).rows[0]);
         await watcher.end();
         if (process.env.BENCH_LOGS) procs.forEach((p, i) => fs.writeFileSync(`${process.env.BENCH_LOGS}-${i}.log`, p.output()));
         for (const p of procs) await p.kill('SIGTERM');

@@ -6,12 +6,16 @@ import sjson from 'secure-json-parse';
 import type { Deps } from './deps.js';
 import { AppError } from './http/errors.js';
 import { registerAuth } from './http/auth.js';
-import { registerErrorHandling, registerMethodNotAllowed } from './http/error-handler.js';
+import { clientErrorHandler } from './http/client-errors.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { createRouteTable } from './http/method-not-allowed.js';
+import { documentErrorResponses } from './http/openapi-responses.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { frameworkErrors, registerInputGuards } from './http/input-guards.js';
 import { SESSION_COOKIE } from './http/cookies.js';
 import { registerWebApp } from './http/web-static.js';
+import { fileJsonSchema, FILE_KINDS, type FileKind } from './files/file-schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { apiRoutes } from './routes.js';
 
@@ -35,6 +39,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     ajv: { customOptions: { removeAdditional: false } },
     frameworkErrors: frameworkErrors(() => deps.db, () => deps.clock),
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -52,8 +57,8 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     }
   });
 
-  registerErrorHandling(app);
-  const finishMethods = registerMethodNotAllowed(app);
+  const routes = createRouteTable(app);
+  registerErrorHandling(app, routes);
 
   await app.register(swagger, {
     openapi: {
@@ -71,6 +76,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       },
       security: [{ bearer: [] }, { session: [] }],
     },
+    transformObject: documentErrorResponses(routes),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
@@ -81,7 +87,10 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
 
   await app.register(apiRoutes(deps), { prefix: '/api/v1' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(async () => finishMethods());
+  for (const kind of Object.keys(FILE_KINDS) as FileKind[]) {
+    const doc = fileJsonSchema(kind);
+    app.get(`/api/v1/schemas/${kind}.json`, { schema: { hide: true } }, async () => doc);
+  }
   registerWebApp(app, opts.webDir);
   return app;
 }

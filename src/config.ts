@@ -14,6 +14,10 @@ const EnvSchema = Type.Object({
   REHEARSAL_LLM_API_KEY: Type.Optional(Type.String()),
   REHEARSAL_TESTER_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   REHEARSAL_JUDGE_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  REHEARSAL_JUDGE_CONFIRMATIONS: Type.Optional(IntStr(0, 10)),
+  REHEARSAL_GENERATOR_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  REHEARSAL_LLM_PRICE_PER_1K_INPUT: Type.Optional(Type.String({ pattern: '^\\d+(\\.\\d+)?$' })),
+  REHEARSAL_LLM_PRICE_PER_1K_OUTPUT: Type.Optional(Type.String({ pattern: '^\\d+(\\.\\d+)?$' })),
   REHEARSAL_MAX_CONCURRENT_RUNS: Type.Optional(IntStr(1, 10000)),
   REHEARSAL_RATE_LIMIT_PER_MINUTE: Type.Optional(IntStr(1, 1_000_000)),
   REHEARSAL_SCENARIO_CONCURRENCY: Type.Optional(IntStr(1, 10000)),
@@ -21,6 +25,8 @@ const EnvSchema = Type.Object({
   REHEARSAL_WORKER_LEASE_SECONDS: Type.Optional(IntStr(2, 3600)),
   REHEARSAL_WEBHOOK_ALLOW_PRIVATE: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
   REHEARSAL_WEBHOOK_RETRY_SCHEDULE: Type.Optional(Type.String({ pattern: '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$' })),
+  REHEARSAL_FAULT_RETRIES: Type.Optional(IntStr(0, 10)),
+  REHEARSAL_VOICE_TESTER_MODEL: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]+/[^\\s]+$' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
 });
 
@@ -30,13 +36,25 @@ export interface Config {
   databaseUrl: string | null;
   dataDir: string;
   secretKey: string | null;
-  llm: { baseUrl: string | null; apiKey: string | null; testerModel: string | null; judgeModel: string | null };
+  llm: {
+    baseUrl: string | null; apiKey: string | null; testerModel: string | null; judgeModel: string | null; generatorModel?: string | null;
+    /** Set only by `rehearsal demo`: the judge is its rule set written for the sample agent, not a model. */
+    demoJudge?: boolean;
+  };
+  /** Extra judge calls that may confirm a NOT_MET or PARTIAL (and re-ask invented evidence); 0 turns them off. */
+  judgeConfirmations: number;
+  /** USD per 1,000 tokens for the dry run's cost estimate; null when not configured. */
+  llmPrices?: { input: number | null; output: number | null };
   maxConcurrentRuns: number;
   rateLimitPerMinute: number;
   scenarioConcurrency: number;
   workerConcurrency: number;
   /** How long a worker's hold on a conversation lasts without renewal; a killed worker's work is taken over after it. */
   workerLeaseMs: number;
+  /** Extra attempts for a scenario run whose fault is not the agent's (tester, judge, provider, internal). */
+  faultRetries: number;
+  /** `<provider>/<model>` of the transient caller in voice calls the platform runs itself (Vapi `mode: "call"`). */
+  voiceTesterModel: string;
   webhookAllowPrivate: boolean;
   webhookRetryScheduleSec: number[];
   logLevel: string;
@@ -82,12 +100,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.REHEARSAL_LLM_API_KEY ?? null,
       testerModel: e.REHEARSAL_TESTER_MODEL ?? null,
       judgeModel: e.REHEARSAL_JUDGE_MODEL ?? null,
+      generatorModel: e.REHEARSAL_GENERATOR_MODEL ?? null,
     },
+    llmPrices: {
+      input: e.REHEARSAL_LLM_PRICE_PER_1K_INPUT === undefined ? null : Number(e.REHEARSAL_LLM_PRICE_PER_1K_INPUT),
+      output: e.REHEARSAL_LLM_PRICE_PER_1K_OUTPUT === undefined ? null : Number(e.REHEARSAL_LLM_PRICE_PER_1K_OUTPUT),
+    },
+    judgeConfirmations: int(e, 'REHEARSAL_JUDGE_CONFIRMATIONS', 2, 0, 10),
     maxConcurrentRuns: int(e, 'REHEARSAL_MAX_CONCURRENT_RUNS', 5, 1, 10000),
     rateLimitPerMinute: int(e, 'REHEARSAL_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     scenarioConcurrency: int(e, 'REHEARSAL_SCENARIO_CONCURRENCY', 10, 1, 10000),
-    workerConcurrency: int(e, 'REHEARSAL_WORKER_CONCURRENCY', 100, 1, 100000),
+    workerConcurrency: int(e, 'REHEARSAL_WORKER_CONCURRENCY', 1000, 1, 100000),
     workerLeaseMs: 1000 * int(e, 'REHEARSAL_WORKER_LEASE_SECONDS', 30, 2, 3600),
+    faultRetries: int(e, 'REHEARSAL_FAULT_RETRIES', 2, 0, 10),
+    voiceTesterModel: e.REHEARSAL_VOICE_TESTER_MODEL ?? 'openai/gpt-4o-mini',
     webhookAllowPrivate: e.REHEARSAL_WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookRetryScheduleSec: schedule,
     logLevel: e.LOG_LEVEL ?? 'info',

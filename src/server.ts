@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { startControlServer } from './cli/control.js';
+import { startControlServer } from './control.js';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { systemClock } from './lib/clock.js';
@@ -9,12 +9,16 @@ import { countOrganizations, findOrCreateOrganization } from './modules/organiza
 import { openRuntime } from './runtime.js';
 import { createAdapters } from './providers/registry.js';
 import { createJobQueue } from './jobs/queue.js';
-import { createRunEngine, type EngineOptions, type RunEngine } from './modules/runs/run-engine.js';
-import { createWebhookEngine } from './modules/webhooks/delivery-engine.js';
+import { LocalRuns } from './modules/runs/local-runs.js';
+import { createRunWorker, type RunWorkerOptions } from './modules/runs/worker.js';
+import { withRunPorts } from './run-ports.js';
+import { createDeliveryWorker } from './modules/webhooks/delivery-worker.js';
+import { createScheduleEngine } from './modules/schedules/schedule-engine.js';
 import pino from 'pino';
 import Fastify from 'fastify';
 import { registerOps } from './http/ops.js';
 import { createMetrics } from './lib/metrics.js';
+import { LoopLagMonitor } from './lib/loop-lag.js';
 
 export interface Service {
   app: FastifyInstance | null;
@@ -27,30 +31,34 @@ type Print = (line: string) => void;
 
 
 /** Boots the API (and, unless told otherwise, the worker) on the configured database. */
-export async function startService(config: Config, opts: { api: boolean; worker: boolean; print?: Print; engine?: Partial<EngineOptions>; opsPort?: number }): Promise<Service> {
+export async function startService(config: Config, opts: { api: boolean; worker: boolean; print?: Print; engine?: Partial<RunWorkerOptions>; opsPort?: number }): Promise<Service> {
   const print = opts.print ?? ((l) => process.stdout.write(l + '\n'));
   const rt = await openRuntime(config);
-  const deps: Deps = { config, db: rt.db, clock: systemClock, box: rt.box, hooks: {}, adapters: createAdapters(), metrics: createMetrics(rt.db) };
   let draining = false;
   const stops: Array<() => Promise<void>> = [];
   const log = pino({ level: config.logLevel });
   const queue = createJobQueue(rt.db, { supervise: opts.worker, onError: (err) => log.error({ err }, 'job queue error') });
-  let engine: RunEngine | null = null;
+  const local = new LocalRuns();
+  // started before anything runs, so every conversation's window is covered
+  const lag = new LoopLagMonitor().start();
+  stops.push(async () => lag.stop());
+  const deps = withRunPorts({ config, db: rt.db, clock: systemClock, box: rt.box, adapters: createAdapters(), metrics: createMetrics(rt.db, lag), lag }, queue, local);
 
   let app: FastifyInstance | null = null;
   let url: string | null = null;
   try {
     await queue.start();
     stops.push(() => queue.stop());
-    engine = createRunEngine(deps, queue, log, opts.engine);
-    Object.assign(deps.hooks, engine.hooks);
-    const webhookEngine = createWebhookEngine(deps, queue, log);
-    Object.assign(deps.hooks, webhookEngine.hooks);
     if (opts.worker) {
-      engine.startWorker();
-      stops.push(() => engine!.stop());
-      webhookEngine.startWorker();
-      stops.push(() => webhookEngine.stop());
+      const worker = createRunWorker(deps, queue, local, log, opts.engine);
+      worker.start();
+      stops.push(() => worker.stop());
+      const deliveryWorker = createDeliveryWorker(deps, queue, log);
+      deliveryWorker.startWorker();
+      stops.push(() => deliveryWorker.stop());
+      const scheduleEngine = createScheduleEngine(deps, queue, log);
+      scheduleEngine.startWorker();
+      stops.push(() => scheduleEngine.stop());
     }
     if (opts.api) {
       if ((await countOrganizations(rt.db)) === 0) {
@@ -67,6 +75,7 @@ export async function startService(config: Config, opts: { api: boolean; worker:
       url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
       stops.push(() => app!.close());
       print(`Rehearsal API listening on ${url}/api/v1 (docs: ${url}/docs)`);
+      print(`Dashboard: ${url}/ (sign in with an API key: the one printed at first start, or one from \`rehearsal keys create\`)`);
     }
     if (!opts.api && opts.opsPort !== undefined) {
       // a worker has no API; it still answers health, readiness and metrics for its supervisor

@@ -4,17 +4,20 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openEmbedded, openPostgres, type Database } from '../src/db/client.js';
 import type { Deps, RunHooks } from '../src/deps.js';
+import { withRunPorts, type CoreDeps } from '../src/run-ports.js';
 import { systemClock, type Clock } from '../src/lib/clock.js';
 import { createSecretBox, generateSecret } from '../src/lib/secret-box.js';
 import { createApiKey } from '../src/modules/api-keys/api-keys.service.js';
 import { findOrCreateOrganization } from '../src/modules/organizations/organizations.service.js';
 import { syncBuiltinLibrary } from '../src/modules/scenarios/builtin-sync.js';
 import { createJobQueue } from '../src/jobs/queue.js';
-import { createRunEngine, type EngineOptions, type RunEngine } from '../src/modules/runs/run-engine.js';
+import { LocalRuns } from '../src/modules/runs/local-runs.js';
+import { createRunWorker, type RunWorkerOptions, type RunWorker } from '../src/modules/runs/worker.js';
 import { createAdapters } from '../src/providers/registry.js';
 import { registerOps } from '../src/http/ops.js';
 import { createMetrics } from '../src/lib/metrics.js';
-import { createWebhookEngine, type WebhookEngine, type WebhookEngineOptions } from '../src/modules/webhooks/delivery-engine.js';
+import type { LoopLagMonitor } from '../src/lib/loop-lag.js';
+import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from '../src/modules/webhooks/delivery-worker.js';
 
 /**
  * A fresh database per test file: in-memory PGlite by default, a throwaway PostgreSQL database
@@ -45,41 +48,54 @@ export async function freshDatabase(): Promise<{ db: Database; drop: () => Promi
   };
 }
 
+/** The run ports of an app without a worker or queue: runs stay pending, and nothing is recorded for them. */
+export const noopRunPorts = (): RunHooks => ({
+  enqueueRun: async () => {},
+  onRunFinalized: async () => {},
+  afterRunCreated: () => {},
+  afterRunCanceled: () => {},
+});
+
 export interface TestContext {
   app: FastifyInstance;
   deps: Deps;
   key: string;
   orgId: string;
-  engine: RunEngine | null;
+  engine: RunWorker | null;
   /** Present with `engine` or `webhooks`; its worker is started unless `webhooks.worker` is false. */
-  webhooks: WebhookEngine | null;
+  webhooks: DeliveryWorker | null;
   newOrg(name?: string): Promise<{ orgId: string; key: string }>;
   call(method: string, url: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, any> }>;
   close(): Promise<void>;
 }
 
-export async function createTestContext(overrides: { env?: Record<string, string>; hooks?: RunHooks; clock?: Clock; config?: Partial<Config>; adapters?: Deps['adapters']; engine?: Partial<EngineOptions> | true; webhooks?: Partial<WebhookEngineOptions> & { worker?: boolean }; webhookHttp?: Deps['webhookHttp']; ops?: { isDraining?: () => boolean } } = {}): Promise<TestContext> {
+export async function createTestContext(overrides: { env?: Record<string, string>; clock?: Clock; config?: Partial<Config>; adapters?: Deps['adapters']; engine?: Partial<RunWorkerOptions> | true; webhooks?: Partial<DeliveryWorkerOptions> & { worker?: boolean }; webhookHttp?: Deps['webhookHttp']; lag?: LoopLagMonitor; ops?: { isDraining?: () => boolean } } = {}): Promise<TestContext> {
   const { db, drop } = await freshDatabase();
   await db.migrate();
   await syncBuiltinLibrary(db, new Date());
   const config = { ...loadConfig({ REHEARSAL_SECRET_KEY: generateSecret(), ...overrides.env }), ...overrides.config };
-  const deps: Deps = { config, db, clock: overrides.clock ?? systemClock, box: createSecretBox(generateSecret()), hooks: overrides.hooks ?? {}, adapters: overrides.adapters ?? createAdapters(), webhookHttp: overrides.webhookHttp };
-  if (overrides.ops) deps.metrics = createMetrics(db);
-  let engine: RunEngine | null = null;
-  let webhookEngine: WebhookEngine | null = null;
+  const core: CoreDeps = {
+    config, db, clock: overrides.clock ?? systemClock, box: createSecretBox(generateSecret()), adapters: overrides.adapters ?? createAdapters(),
+    webhookHttp: overrides.webhookHttp, lag: overrides.lag, ...(overrides.ops ? { metrics: createMetrics(db, overrides.lag) } : {}),
+  };
+  let deps: Deps = { ...core, hooks: noopRunPorts() };
+  let engine: RunWorker | null = null;
+  let webhookEngine: DeliveryWorker | null = null;
   let stopQueue = async () => {};
   if (overrides.engine || overrides.webhooks) {
     const queue = createJobQueue(db, { supervise: true, onError: () => {} });
     await queue.start();
     stopQueue = () => queue.stop();
     const log = { error: (obj: unknown, msg: string) => console.error(msg, obj) };
+    const local = new LocalRuns();
+    const wired = withRunPorts(core, queue, local);
+    // webhooks without a run worker: run events are recorded, runs are not enqueued
+    deps = overrides.engine ? wired : { ...wired, hooks: { ...wired.hooks, enqueueRun: noopRunPorts().enqueueRun } };
     if (overrides.engine) {
-      engine = createRunEngine(deps, queue, log, overrides.engine === true ? {} : overrides.engine);
-      Object.assign(deps.hooks, engine.hooks);
-      engine.startWorker();
+      engine = createRunWorker(deps, queue, local, log, overrides.engine === true ? {} : overrides.engine);
+      engine.start();
     }
-    webhookEngine = createWebhookEngine(deps, queue, log, { pollIntervalMs: 100, ...overrides.webhooks });
-    Object.assign(deps.hooks, webhookEngine.hooks);
+    webhookEngine = createDeliveryWorker(deps, queue, log, { pollIntervalMs: 100, ...overrides.webhooks });
     if (overrides.webhooks?.worker !== false) webhookEngine.startWorker();
   }
   const app = await buildApp(deps);

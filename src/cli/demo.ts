@@ -4,7 +4,7 @@ import path from 'node:path';
 import { RehearsalClient, type Run } from '../client/index.js';
 import { loadConfig, type Config } from '../config.js';
 import { startDemoJudge, type DemoJudge } from '../demo/demo-judge.js';
-import { SAMPLE_AGENT_NAME, startSampleAgent, type SampleAgent } from '../demo/sample-agent.js';
+import { SAMPLE_AGENT_NAME, SAMPLE_AGENT_TOOL_ALIASES, startSampleAgent, type SampleAgent } from '../demo/sample-agent.js';
 import { createApiKey } from '../modules/api-keys/api-keys.service.js';
 import { findOrCreateOrganization } from '../modules/organizations/organizations.service.js';
 import { startService, type Service } from '../server.js';
@@ -35,7 +35,7 @@ function demoConfig(env: NodeJS.ProcessEnv, dataDir: string, judge: DemoJudge | 
     LOG_LEVEL: env.LOG_LEVEL ?? 'error',
     REHEARSAL_SCENARIO_CONCURRENCY: env.REHEARSAL_SCENARIO_CONCURRENCY ?? '20',
   });
-  if (judge) config.llm = { baseUrl: judge.baseUrl, apiKey: judge.apiKey, testerModel: null, judgeModel: judge.model };
+  if (judge) config.llm = { baseUrl: judge.baseUrl, apiKey: judge.apiKey, testerModel: null, judgeModel: judge.model, demoJudge: true };
   return config;
 }
 
@@ -43,7 +43,8 @@ function describeGraders(config: Config, judge: DemoJudge | null): string[] {
   if (judge) {
     return [
       '  caller     scripted: each scenario plays its own script (no LLM)',
-      '  judge      deterministic checks + a rule-based demo judge for the judge criteria (no LLM;',
+      '  judge      deterministic checks + a rule-based demo judge for the judge criteria: keyword rules written for',
+      '             this sample agent, not judgments (no LLM;',
       '             set REHEARSAL_LLM_BASE_URL, REHEARSAL_LLM_API_KEY, REHEARSAL_TESTER_MODEL and REHEARSAL_JUDGE_MODEL for real models)',
     ];
   }
@@ -82,19 +83,26 @@ export async function runDemo(opts: DemoOptions, io: CliIo): Promise<number> {
     const existing = (await client.agents.list({ provider: 'provider_4', limit: 100 })).agents.find((a) => a.name === SAMPLE_AGENT_NAME);
     // the agent listens on a new port every time: a reused data dir gets the registration updated
     const registered = existing
-      ? await client.agents.update(existing.id, { config: agent.config, is_active: true })
-      : await client.agents.create({ provider: 'provider_4', name: SAMPLE_AGENT_NAME, description: 'Rule-based sample agent shipped with Rehearsal', config: agent.config });
+      ? await client.agents.update(existing.id, { config: agent.config, is_active: true, tool_aliases: SAMPLE_AGENT_TOOL_ALIASES })
+      : await client.agents.create({
+        provider: 'provider_4', name: SAMPLE_AGENT_NAME, description: 'Rule-based sample agent shipped with Rehearsal', config: agent.config, tool_aliases: SAMPLE_AGENT_TOOL_ALIASES,
+      });
     const check = await client.agents.validate(registered.id);
     if (!check.valid) throw new Error(`the sample agent did not validate: ${check.message}`);
 
     const created = await client.runs.create({ agent_id: registered.id, test_mode: 'demo', max_turns: 10, name: 'Demo · sample receptionist' });
     io.out(`Run ${created.test_run_id} started: ${created.total_scenarios} scenarios, up to 10 turns each\n`);
+    for (const w of created.warnings) io.out(`  warning: ${w}\n`);
     const progress = createProgress(io, { minIntervalMs: 1000 });
     const run: Run = await client.waitForRun(created.id, { intervalMs: opts.intervalMs ?? 200, timeoutMs: opts.timeoutMs ?? 300_000, onProgress: (r) => progress.update(r), signal: io.signal });
     progress.finish(run);
 
     const rows = await collectResults(client, run.id);
     io.out('\n' + renderTable(rows, io.columns) + '\n' + summaryLines(run));
+    // where `rehearsal serve` will listen with the same environment (PORT and HOST as it reads them)
+    const port = Number(io.env.PORT) > 0 ? Number(io.env.PORT) : 3000;
+    const host = io.env.HOST && io.env.HOST !== '0.0.0.0' && io.env.HOST !== '::' ? io.env.HOST : '127.0.0.1';
+    const served = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     io.out([
       '',
       `Demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s. ${judge ? 'The failures are' : 'With real models results vary; look for'} the sample agent's deliberate flaws: it handles`,
@@ -102,8 +110,9 @@ export async function runDemo(opts: DemoOptions, io: CliIo): Promise<number> {
       '',
       'Browse the results (transcripts, graded criteria with evidence):',
       `  npx rehearsal serve --data-dir ${dataDir}`,
-      `  export R=http://127.0.0.1:3000/api/v1 K=${key}`,
-      `  curl -s -H "Authorization: Bearer $K" $R/runs/${run.test_run_id}/results     # API docs: http://127.0.0.1:3000/docs`,
+      `  then open the dashboard at ${served}/ and sign in with the API key ${key}`,
+      `  export R=${served}/api/v1 K=${key}`,
+      `  curl -s -H "Authorization: Bearer $K" $R/runs/${run.test_run_id}/results     # API docs: ${served}/docs`,
       '',
     ].join('\n'));
     return run.status === 'completed' ? 0 : 2;

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
-import { Command, CommanderError } from 'commander';
+import { Command, type CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { openRuntime } from '../runtime.js';
 import { startService } from '../server.js';
 import { registerClientCommands, HELP_AFTER } from './commands.js';
-import { handleControl, sendControl, type ControlRequest } from './control.js';
+import { handleControl, sendControl, type ControlRequest } from '../control.js';
 import { EXIT, processIo } from './io.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -132,7 +132,7 @@ orgs.command('list')
 // demo and run stop cleanly on Ctrl-C (the run cancels its run); a second Ctrl-C exits at once
 const interrupt = new AbortController();
 program.hook('preAction', (_root, action) => {
-  if (!['demo', 'run'].includes(action.name())) return;
+  if (!['demo', 'run', 'test'].includes(action.name())) return;
   const onSignal = () => (interrupt.signal.aborted ? process.exit(130) : interrupt.abort());
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

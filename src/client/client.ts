@@ -59,14 +59,27 @@ export const OPERATION_METHODS = {
   'GET /api/v1/runs/{id}': 'runs.get',
   'GET /api/v1/runs/{id}/results': 'runs.results',
   'POST /api/v1/runs/{id}/cancel': 'runs.cancel',
+  'GET /api/v1/runs/{id}/scenarios': 'runs.scenarios',
+  'GET /api/v1/runs/{id}/comparison': 'runs.comparison',
   'GET /api/v1/scenario-runs': 'scenarioRuns.list',
   'GET /api/v1/scenario-runs/{id}': 'scenarioRuns.get',
+  'POST /api/v1/scenario-runs/{id}/reviews': 'scenarioRuns.review',
+  'GET /api/v1/scenario-runs/{id}/reviews': 'scenarioRuns.reviews',
+  'GET /api/v1/judge/agreement': 'judge.agreement',
+  'GET /api/v1/scenario-runs/{id}/diff': 'scenarioRuns.diff',
   'GET /api/v1/scenarios': 'scenarios.list',
   'POST /api/v1/scenarios': 'scenarios.create',
   'GET /api/v1/scenarios/{id}': 'scenarios.get',
   'PUT /api/v1/scenarios/{id}': 'scenarios.update',
   'DELETE /api/v1/scenarios/{id}': 'scenarios.delete',
   'POST /api/v1/scenarios/{id}/duplicate': 'scenarios.duplicate',
+  'POST /api/v1/scenarios/generate': 'scenarios.generate',
+  'GET /api/v1/schedules': 'schedules.list',
+  'POST /api/v1/schedules': 'schedules.create',
+  'GET /api/v1/schedules/{id}': 'schedules.get',
+  'PATCH /api/v1/schedules/{id}': 'schedules.update',
+  'DELETE /api/v1/schedules/{id}': 'schedules.delete',
+  'GET /api/v1/schedules/{id}/firings': 'schedules.firings',
   'GET /api/v1/test-suites': 'testSuites.list',
   'POST /api/v1/test-suites': 'testSuites.create',
   'GET /api/v1/test-suites/{id}': 'testSuites.get',
@@ -119,6 +132,8 @@ export class RehearsalClient {
     update: (id: string, body: Body<'PUT /api/v1/scenarios/{id}'>, o?: RequestOptions): Res<'PUT /api/v1/scenarios/{id}'> => this.call('PUT /api/v1/scenarios/{id}', { ...o, params: { id }, body }),
     delete: (id: string, o?: RequestOptions): Res<'DELETE /api/v1/scenarios/{id}'> => this.call('DELETE /api/v1/scenarios/{id}', { ...o, params: { id } }),
     duplicate: (id: string, o?: RequestOptions): Res<'POST /api/v1/scenarios/{id}/duplicate'> => this.call('POST /api/v1/scenarios/{id}/duplicate', { ...o, params: { id } }),
+    /** Drafts from a description or system prompt; nothing is saved. */
+    generate: (body: Body<'POST /api/v1/scenarios/generate'>, o?: RequestOptions): Res<'POST /api/v1/scenarios/generate'> => this.call('POST /api/v1/scenarios/generate', { ...o, body }),
   };
 
   readonly testSuites = {
@@ -138,12 +153,21 @@ export class RehearsalClient {
     /** `id`: the run's UUID or its human id `TR-<n>`. */
     get: (id: string, o?: RequestOptions): Res<'GET /api/v1/runs/{id}'> => this.call('GET /api/v1/runs/{id}', { ...o, params: { id } }),
     create: (body: Body<'POST /api/v1/runs'>, o?: RequestOptions): Res<'POST /api/v1/runs'> => this.call('POST /api/v1/runs', { ...o, body }),
+    /** POST /runs?dry_run=true: the plan and cost estimate; no run is created. */
+    plan: (body: Body<'POST /api/v1/runs'>, o?: RequestOptions): Promise<unknown> => this.call('POST /api/v1/runs', { ...o, body, query: { dry_run: true } } as never),
     results: (id: string, query: Query<'GET /api/v1/runs/{id}/results'> = {}, o?: RequestOptions): Res<'GET /api/v1/runs/{id}/results'> =>
       this.call('GET /api/v1/runs/{id}/results', { ...o, params: { id }, query }),
     /** Every scenario result of a run, in suite order, 500 per request. */
     iterateResults: (id: string, filters: Filters<'GET /api/v1/runs/{id}/results'> = {}, o?: RequestOptions) =>
       paginate(async (page) => { const r = await this.runs.results(id, { ...filters, ...page }, o); return { items: r.results, total: r.results_total }; }, 500),
     cancel: (id: string, o?: RequestOptions): Res<'POST /api/v1/runs/{id}/cancel'> => this.call('POST /api/v1/runs/{id}/cancel', { ...o, params: { id } }),
+    scenarios: (id: string, query: Query<'GET /api/v1/runs/{id}/scenarios'> = {}, o?: RequestOptions): Res<'GET /api/v1/runs/{id}/scenarios'> =>
+      this.call('GET /api/v1/runs/{id}/scenarios', { ...o, params: { id }, query }),
+    /** Every per-scenario aggregate of a run, page by page. */
+    iterateScenarios: (id: string, o?: RequestOptions) =>
+      paginate(async (page) => { const r = await this.runs.scenarios(id, page, o); return { items: r.scenarios, total: r.total }; }, 500),
+    comparison: (id: string, query: Query<'GET /api/v1/runs/{id}/comparison'> = {}, o?: RequestOptions): Res<'GET /api/v1/runs/{id}/comparison'> =>
+      this.call('GET /api/v1/runs/{id}/comparison', { ...o, params: { id }, query }),
   };
 
   readonly scenarioRuns = {
@@ -151,6 +175,17 @@ export class RehearsalClient {
     iterate: (filters: Filters<'GET /api/v1/scenario-runs'> & { test_run_id: string }, o?: RequestOptions) =>
       paginate(async (page) => { const r = await this.scenarioRuns.list({ ...filters, ...page }, o); return { items: r.scenario_runs, total: r.total }; }),
     get: (id: string, o?: RequestOptions): Res<'GET /api/v1/scenario-runs/{id}'> => this.call('GET /api/v1/scenario-runs/{id}', { ...o, params: { id } }),
+    review: (id: string, body: Body<'POST /api/v1/scenario-runs/{id}/reviews'>, o?: RequestOptions): Res<'POST /api/v1/scenario-runs/{id}/reviews'> =>
+      this.call('POST /api/v1/scenario-runs/{id}/reviews', { ...o, params: { id }, body }),
+    reviews: (id: string, query: Query<'GET /api/v1/scenario-runs/{id}/reviews'> = {}, o?: RequestOptions): Res<'GET /api/v1/scenario-runs/{id}/reviews'> =>
+      this.call('GET /api/v1/scenario-runs/{id}/reviews', { ...o, params: { id }, query }),
+    diff: (id: string, against: string, o?: RequestOptions): Res<'GET /api/v1/scenario-runs/{id}/diff'> =>
+      this.call('GET /api/v1/scenario-runs/{id}/diff', { ...o, params: { id }, query: { against } }),
+  };
+
+  readonly judge = {
+    agreement: (query: Query<'GET /api/v1/judge/agreement'> = {}, o?: RequestOptions): Res<'GET /api/v1/judge/agreement'> =>
+      this.call('GET /api/v1/judge/agreement', { ...o, query }),
   };
 
   readonly webhooks = {
@@ -171,6 +206,16 @@ export class RehearsalClient {
       this.call('POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', { ...o, params: { id, delivery_id: deliveryId } }),
     /** Sends a `ping` event now and answers the delivery with its attempt. */
     test: (id: string, o?: RequestOptions): Res<'POST /api/v1/webhooks/{id}/test'> => this.call('POST /api/v1/webhooks/{id}/test', { ...o, params: { id } }),
+  };
+
+  readonly schedules = {
+    list: (query: Query<'GET /api/v1/schedules'> = {}, o?: RequestOptions): Res<'GET /api/v1/schedules'> => this.call('GET /api/v1/schedules', { ...o, query }),
+    get: (id: string, o?: RequestOptions): Res<'GET /api/v1/schedules/{id}'> => this.call('GET /api/v1/schedules/{id}', { ...o, params: { id } }),
+    create: (body: Body<'POST /api/v1/schedules'>, o?: RequestOptions): Res<'POST /api/v1/schedules'> => this.call('POST /api/v1/schedules', { ...o, body }),
+    update: (id: string, body: Body<'PATCH /api/v1/schedules/{id}'>, o?: RequestOptions): Res<'PATCH /api/v1/schedules/{id}'> => this.call('PATCH /api/v1/schedules/{id}', { ...o, params: { id }, body }),
+    delete: (id: string, o?: RequestOptions): Res<'DELETE /api/v1/schedules/{id}'> => this.call('DELETE /api/v1/schedules/{id}', { ...o, params: { id } }),
+    firings: (id: string, query: Query<'GET /api/v1/schedules/{id}/firings'> = {}, o?: RequestOptions): Res<'GET /api/v1/schedules/{id}/firings'> =>
+      this.call('GET /api/v1/schedules/{id}/firings', { ...o, params: { id }, query }),
   };
 
   readonly apiKeys = {

@@ -1,4 +1,4 @@
-/** The service's error envelope (decisions §1). */
+/** The service's error envelope: `{error, code, details?}` on every 4xx and 5xx. */
 export interface ErrorBody {
   error: string;
   code: string;

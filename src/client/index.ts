@@ -14,6 +14,9 @@ export type ScenarioResult = RunResults['results'][number];
 /** A scenario run with transcript and graded criteria (GET /scenario-runs/{id}). */
 export type ScenarioRun = Operations['GET /api/v1/scenario-runs/{id}']['response'];
 export type CriterionResult = ScenarioRun['criteria_results'][number];
+export type ScenarioAggregate = Operations['GET /api/v1/runs/{id}/scenarios']['response']['scenarios'][number];
+export type Comparison = Operations['GET /api/v1/runs/{id}/comparison']['response'];
+export type ScenarioRunDiff = Operations['GET /api/v1/scenario-runs/{id}/diff']['response'];
 export type CreateRunBody = Operations['POST /api/v1/runs']['body'];
 export type CreateAgentBody = Operations['POST /api/v1/agents']['body'];
 export type CreatedApiKey = Operations['POST /api/v1/api-keys']['response'];

@@ -1,4 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { PgliteThread } from './pglite-thread.js';
 import pg from 'pg';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -42,9 +43,10 @@ function rawClientOf(tx: unknown): { query(text: string, values?: unknown[]): Pr
 }
 
 export async function openEmbedded(dataDir: string | null): Promise<Database> {
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  // PGlite runs on a thread of its own (pglite-thread.ts), off the thread that runs conversations
+  const client = new PgliteThread(dataDir);
   await client.waitReady;
-  const orm = drizzlePglite(client, { schema }) as unknown as Orm;
+  const orm = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Orm;
   const executeSql = async (text: string, values?: unknown[]) => {
     // PGlite's extended protocol takes one statement; parameterless multi-statement SQL (pg-boss's
     // own migrations) goes through exec().

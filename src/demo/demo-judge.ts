@@ -14,7 +14,10 @@ export const DEMO_JUDGE_MODEL = 'rehearsal-demo-judge (rule-based, no LLM)';
 export interface Entry {
   turn: number;
   role: 'user' | 'assistant';
+  /** What was said: the entry's content, without its tool calls. */
   text: string;
+  /** Its tool calls as shown, `name(arguments) → result`. */
+  tools: string[];
 }
 
 export interface Verdict {
@@ -29,23 +32,40 @@ export interface JudgeRule {
   grade(transcript: Entry[]): Verdict;
 }
 
-/** Entries as rendered by the judge prompt: "[3] assistant: text" (tool calls follow on their own lines). */
-export function parseTranscript(block: string): Entry[] {
+/**
+ * Entries as the judge prompt renders them: a `<<entry TOKEN #3 assistant>>` header, the content verbatim,
+ * then `<<tool TOKEN>> …` lines. Only lines carrying the call's token count, as the system prompt says.
+ */
+export function parseTranscript(block: string, token: string): Entry[] {
   const out: Entry[] = [];
-  const re = /^\[(\d+)\] (user|assistant): /gm;
-  const heads = [...block.matchAll(re)];
-  heads.forEach((h, i) => {
-    const start = h.index! + h[0].length;
-    const end = i + 1 < heads.length ? heads[i + 1].index! : block.length;
-    out.push({ turn: Number(h[1]), role: h[2] as Entry['role'], text: block.slice(start, end).replace(/\n+$/, '') });
-  });
+  const header = /^<<entry ([0-9a-f]+) #(\d+) (user|assistant)>>$/;
+  const tool = `<<tool ${token}>> `;
+  let lines: string[] = [];
+  const close = () => {
+    if (out.length > 0) out[out.length - 1].text = lines.join('\n').replace(/\n+$/, '');
+    lines = [];
+  };
+  for (const line of block.split('\n')) {
+    const h = header.exec(line);
+    if (h && h[1] === token) {
+      close();
+      out.push({ turn: Number(h[2]), role: h[3] as Entry['role'], text: '', tools: [] });
+    } else if (line.startsWith(tool) && out.length > 0) {
+      out[out.length - 1].tools.push(line.slice(tool.length));
+    } else {
+      lines.push(line);
+    }
+  }
+  close();
   return out;
 }
 
-export function parseJudgePrompt(content: string): { criteria: string[]; transcript: Entry[] } {
-  const criteria = [...content.matchAll(/<criterion id="\d+">([\s\S]*?)<\/criterion>/g)].map((m) => m[1]);
-  const t = /<transcript>\n([\s\S]*)\n<\/transcript>/.exec(content);
-  return { criteria, transcript: parseTranscript(t?.[1] ?? '') };
+export function parseJudgePrompt(system: string, content: string): { criteria: { id: number; text: string }[]; transcript: Entry[] } {
+  const token = /Only lines carrying the token ([0-9a-f]+) /.exec(system)?.[1] ?? '';
+  const block = /<criteria>([\s\S]*?)<\/criteria>/.exec(content)?.[1] ?? '';
+  const criteria = [...block.matchAll(/<criterion id="(\d+)">([\s\S]*?)<\/criterion>/g)].map((m) => ({ id: Number(m[1]), text: m[2] }));
+  const t = /<transcript>\n([\s\S]*)\n<\/transcript>$/.exec(content);
+  return { criteria, transcript: token ? parseTranscript(t?.[1] ?? '', token) : [] };
 }
 
 export function gradeCriteria(criteria: string[], transcript: Entry[]): Verdict[] {
@@ -57,9 +77,14 @@ export function gradeCriteria(criteria: string[], transcript: Entry[]): Verdict[
 
 export function completeJudge(req: WireRequest): { content: string } {
   const prompt = [...req.messages].reverse().find((m) => m.role === 'user' && m.content?.includes('<criteria>'));
-  const { criteria, transcript } = parseJudgePrompt(prompt?.content ?? '');
-  const verdicts = gradeCriteria(criteria, transcript);
-  return { content: JSON.stringify({ results: verdicts.map((v, i) => ({ id: i + 1, ...v })) }) };
+  const system = req.messages.find((m) => m.role === 'system');
+  const { criteria, transcript } = parseJudgePrompt(system?.content ?? '', prompt?.content ?? '');
+  const verdicts = gradeCriteria(criteria.map((c) => c.text), transcript);
+  const results = verdicts.map((v, i) => ({ id: criteria[i].id, rationale: v.rationale, evidence: v.evidence, decision: v.decision }));
+  // Rules about the agent's replies cannot tell whether a simulated caller kept to its brief.
+  const asksCaller = JSON.stringify(req.response_format ?? {}).includes('"caller_followed_brief"');
+  const answer = asksCaller ? { results, caller_note: 'not assessed by the rule-based demo judge', caller_followed_brief: true } : { results };
+  return { content: JSON.stringify(answer) };
 }
 
 export interface DemoJudge {

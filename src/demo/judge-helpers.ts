@@ -5,8 +5,8 @@ import type { Entry, Verdict } from './demo-judge.js';
 
 export type Grade = (t: Entry[]) => Verdict;
 
-/** What the agent said aloud: the entry without its "[tool call] …" lines. */
-const spoken = (e: Entry) => e.text.split('\n').filter((l) => !l.startsWith('[tool call]')).join('\n');
+/** What the agent said aloud: the entry's content (its tool calls are apart). */
+const spoken = (e: Entry) => e.text;
 const agent = (t: Entry[]) => t.filter((e) => e.role === 'assistant');
 
 /** The sentence of `text` in which `re` matches (a verbatim substring of the entry). */

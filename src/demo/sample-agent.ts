@@ -31,6 +31,21 @@ export const SAMPLE_AGENT_TOOLS = [
   fn('update_address', "Change the account's postal address", { name: 'Full name', address: 'New address' }),
 ];
 
+/**
+ * How the built-in templates' tool names map onto this agent's tools (null: it has no such tool), so tool
+ * checks on names it does not use are decided instead of left UNSURE.
+ */
+export const SAMPLE_AGENT_TOOL_ALIASES: Record<string, string | null> = {
+  apply_discount: null,
+  check_availability: null,
+  issue_refund: null,
+  transfer_to_human: null,
+  update_contact_details: 'update_email',
+};
+
+/** What tool checks know of this agent: the names in its config plus the aliases above. */
+export const SAMPLE_AGENT_TOOL_INFO = { tool_names: SAMPLE_AGENT_TOOLS.map((t) => t.function.name), tool_aliases: SAMPLE_AGENT_TOOL_ALIASES };
+
 /** What the provider adapter answers for each tool call (provider_4 never executes tools itself). */
 export const SAMPLE_AGENT_TOOL_MOCKS: Record<string, unknown> = Object.fromEntries(SAMPLE_AGENT_TOOLS.map((t) => [t.function.name, { ok: true }]));
 

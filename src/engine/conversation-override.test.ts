@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../lib/clock.js';
-import type { AgentReply, ProviderSession } from '../providers/types.js';
+import type { AgentReply, ProviderSession } from './provider.js';
 import { StuckClock } from '../../test/fakes/fake-clock.js';
 import { runConversation } from './conversation.js';
 import { createScriptedTester } from './tester/scripted.js';

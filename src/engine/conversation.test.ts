@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../lib/clock.js';
 import { createOpenAiCompatibleAdapter } from '../providers/openai-compatible.js';
-import type { ProviderSession } from '../providers/types.js';
+import type { ProviderSession } from './provider.js';
 import { startFakeAgent, type FakeOpenAiServer } from '../../test/fakes/openai-agent.js';
 import { runConversation } from './conversation.js';
 import { createScriptedTester } from './tester/scripted.js';

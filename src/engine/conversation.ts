@@ -1,25 +1,20 @@
+import { performance } from 'node:perf_hooks';
 import type { Clock } from '../lib/clock.js';
-import { ProviderError, type AgentReply, type ProviderSession } from '../providers/types.js';
+import type { LagProbe } from '../lib/loop-lag.js';
+import type { AgentReply, ProviderSession } from './provider.js';
 import { completedTurns, turnDurations } from './metrics.js';
-import { TesterError, type Tester } from './tester/types.js';
+import { decideOutcome, RUN_CANCELED, type EndReason, type ErrorOutcome } from './outcome.js';
+import type { Tester } from './tester/types.js';
 import type { TranscriptEntry } from './types.js';
 
-export const RUN_CANCELED = 'run canceled';
 // Aborting only to stop a timer: a shared reason spares building a DOMException (with its stack) each time.
 const DONE = new Error('done');
 
 /** Ending the provider-side session must not hold a worker hostage. */
 export const CLOSE_TIMEOUT_MS = 5000;
 
-export type EndReason = 'max_turns' | 'tester_ended' | 'agent_ended' | 'timeout' | 'canceled' | 'error';
-export type ErrorSide = 'provider' | 'tester' | 'timeout' | 'canceled' | 'internal';
-
-export interface ConversationError {
-  side: ErrorSide;
-  /** Prefixed with its side, as decisions §7 wants error_message: `provider: …`, `tester: …`, … */
-  message: string;
-  cause: unknown;
-}
+/** The outcome of a conversation that broke off, with what broke it. */
+export type ConversationError = ErrorOutcome & { cause: unknown };
 
 export interface ConversationOptions {
   session: ProviderSession;
@@ -28,6 +23,10 @@ export interface ConversationOptions {
   timeoutMs: number;
   clock: Clock;
   signal: AbortSignal;
+  /** This thread's event-loop lag: the uncertainty of replies timed here (absent: not measured, 0). */
+  lag?: LagProbe;
+  /** Told the uncertainty of every reply it times (admission control listens). */
+  onReplyTimed?: (uncertaintyMs: number) => void;
   /** Called for every entry in order; entry n is persisted before entry n+1 is recorded. */
   onEntry?: (entry: TranscriptEntry, index: number) => Promise<void> | void;
 }
@@ -41,6 +40,11 @@ export interface ConversationResult {
   started_at: number;
   duration_ms: number;
   cost_usd: number | null;
+  /**
+   * The largest amount by which our own lag could have inflated a reply latency of this conversation (ms): the
+   * timing thread's lag for replies timed there, this thread's lag for the others.
+   */
+  timing_uncertainty_ms: number;
 }
 
 /**
@@ -100,22 +104,17 @@ export function linkDeadline(parent: AbortSignal, ms: number, clock: Clock, time
   };
 }
 
-export function describeError(err: unknown): ConversationError {
-  if (err instanceof ProviderError) return { side: 'provider', message: err.message, cause: err };
-  if (err instanceof TesterError) return { side: 'tester', message: err.message, cause: err };
-  return { side: 'internal', message: `internal: ${err instanceof Error ? err.message : String(err)}`, cause: err };
-}
-
 export async function runConversation(opts: ConversationOptions): Promise<ConversationResult> {
   const { session, tester, clock } = opts;
   const startedAt = clock.now();
   const iso = (ms: number) => new Date(ms).toISOString();
   const transcript: TranscriptEntry[] = [];
   const durations: number[] = [];
+  let uncertainty = 0;
 
   // One signal for everything in flight: the run's cancel and this conversation's deadline.
-  const timeoutMessage = `timeout: conversation exceeded ${opts.timeoutMs} ms`;
-  const deadline = linkDeadline(opts.signal, opts.timeoutMs, clock, timeoutMessage);
+  const timeout = decideOutcome({ event: 'timeout', phase: 'conversation', ms: opts.timeoutMs }, 'timeout');
+  const deadline = linkDeadline(opts.signal, opts.timeoutMs, clock, timeout.message);
   const sig = deadline.signal;
 
   // Each write overlaps the next remote call instead of adding to the turn's latency; awaiting the previous
@@ -151,30 +150,33 @@ export async function runConversation(opts: ConversationOptions): Promise<Conver
           break;
         }
         const sentAt = clock.now();
+        const sentPerf = performance.now();
         record({ role: 'user', content: next.content, timestamp: iso(sentAt) });
         const reply = await raceAbort(session.send(next.content, sig), sig);
         const at = clock.now();
+        // A reply timed on the wire drops the time we took to hear of it; one timed here carries this loop's lag.
+        const latency = reply.timing ? Math.max(0, Math.round(at - sentAt - reply.timing.overhead_ms)) : at - sentAt;
+        const u = reply.timing ? reply.timing.lag_ms : (opts.lag?.maxBetween(sentPerf, performance.now()) ?? 0);
+        uncertainty = Math.max(uncertainty, u);
+        opts.onReplyTimed?.(u);
         await persisting;
-        record(agentEntry(reply, at, at - sentAt));
-        durations.push(at - sentAt);
+        record(agentEntry(reply, at, latency));
+        durations.push(latency);
         if (reply.ended) {
           endReason = 'agent_ended';
           break;
         }
       }
+      // a script that runs out exactly at the cap was not cut off
+      if (endReason === 'max_turns' && tester.remaining?.() === 0) endReason = 'tester_ended';
     }
     await persisting;
   } catch (err) {
-    if (opts.signal.aborted) {
-      endReason = 'canceled';
-      error = { side: 'canceled', message: RUN_CANCELED, cause: err };
-    } else if (deadline.timedOut()) {
-      endReason = 'timeout';
-      error = { side: 'timeout', message: timeoutMessage, cause: err };
-    } else {
-      endReason = 'error';
-      error = describeError(err);
-    }
+    endReason = opts.signal.aborted ? 'canceled' : deadline.timedOut() ? 'timeout' : 'error';
+    const outcome = endReason === 'canceled' ? decideOutcome({ event: 'canceled' }, endReason)
+      : endReason === 'timeout' ? timeout
+      : decideOutcome({ event: 'thrown', error: err }, endReason);
+    error = { ...outcome, cause: err };
   } finally {
     deadline.dispose();
   }
@@ -208,6 +210,15 @@ export async function runConversation(opts: ConversationOptions): Promise<Conver
     }
   }
 
+  // a call the platform ran as one step ends as its own record says
+  if (error === null && session.endReason) {
+    try {
+      endReason = session.endReason() ?? endReason;
+    } catch {
+      // an unreadable record keeps the engine's reason
+    }
+  }
+
   let cost: number | null = null;
   try {
     cost = session.costUsd();
@@ -223,5 +234,6 @@ export async function runConversation(opts: ConversationOptions): Promise<Conver
     started_at: startedAt,
     duration_ms: clock.now() - startedAt,
     cost_usd: cost,
+    timing_uncertainty_ms: Math.round(uncertainty),
   };
 }

@@ -1,6 +1,6 @@
 import type { RunMetrics, ScenarioMetrics, TranscriptEntry } from './types.js';
 
-// decisions §8. Per conversation from the transcript; per run from stored per-scenario metrics plus the
+// Conversation metrics (turns, latencies, durations, cost). Per conversation from the transcript; per run from stored per-scenario metrics plus the
 // turn durations, so a run's aggregate can be rebuilt from rows at any time, or kept up as scenarios finish.
 
 const roundMs = (n: number) => Math.round(n);

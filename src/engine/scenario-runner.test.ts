@@ -5,6 +5,7 @@ import { createOpenAiCompatibleAdapter } from '../providers/openai-compatible.js
 import { startFakeAgent, type FakeOpenAiServer, type WireMessage } from '../../test/fakes/openai-agent.js';
 import { defaultJudge, startFakeLlm, type FakeLlm } from '../../test/fakes/fake-llm.js';
 import { NO_TESTER_MESSAGE, runScenario, type RunScenarioOptions } from './scenario-runner.js';
+import { JUDGE_PROMPT_VERSION } from './judge/llm.js';
 import { END_CALL } from './tester/llm.js';
 import type { Criterion, ScenarioSpec, TranscriptEntry } from './types.js';
 
@@ -83,33 +84,44 @@ describe('runScenario end to end', () => {
   });
 
   it('fails when a required criterion is NOT_MET, naming it', async () => {
-    llm.setJudge((v) => ({ results: v.criteria.map((c) => ({ id: c.id, decision: 'NOT_MET', rationale: 'No date was confirmed.', evidence: [] })) }));
+    llm.setJudge((v) => ({
+      results: v.criteria.map((c) => ({ id: c.id, decision: 'NOT_MET', rationale: 'No date was confirmed.', evidence: [] })),
+      ...(v.asksCaller ? { caller_note: 'in role', caller_followed_brief: true } : {}),
+    }));
     const r = await run({ scenario: scenario({ criteria: [judged('Confirms the booking date', { required: true }), CRITERIA[1], CRITERIA[2]] }) });
     expect(r).toMatchObject({ status: 'failed', passed: false, error_message: null });
     expect(r.grade_summary).toBe('2 of 3 criteria met (score 0.67); not met: "Confirms the booking date" (required)');
   });
 
-  it('grades judge criteria UNSURE without a judge model, and scores the rest', async () => {
+  it('grades judge criteria UNSURE without a judge model: a verdict they could flip is inconclusive', async () => {
     const r = await run({ llm: { baseUrl: llm.baseUrl, apiKey: llm.apiKey, testerModel: llm.testerModel } });
-    expect(r).toMatchObject({ status: 'passed', judge_model: null });
+    expect(r).toMatchObject({ status: 'error', passed: null, judge_model: null, decided_share: 0.67 });
+    expect(r.outcome).toMatchObject({ fault: 'judge', kind: 'inconclusive_without_judge' }); // not attempted again: it would end the same way
+    expect(r.error_message).toBe('judge: grading inconclusive: 1 of 3 points undecided ("Confirms the booking date")');
     expect(r.criteria_results[0]).toMatchObject({ decision: 'UNSURE', rationale: 'no judge model configured', points_awarded: 0 });
-    expect(r.grade_summary).toBe('2 of 3 criteria met (score 1.00); unsure: "Confirms the booking date"');
+    expect(r.grade_summary).toBe('2 of 3 criteria met (score 1.00) (grading inconclusive); unsure: "Confirms the booking date"');
     expect(llm.judgeCalls()).toHaveLength(0);
   });
 
   it('is an error, not a pass, when nothing could be decided', async () => {
     const r = await run({ scenario: scenario({ criteria: [judged('A'), judged('B')] }), llm: {} });
-    expect(r).toMatchObject({ status: 'error', passed: null, error_message: 'grading inconclusive', tester_model: null });
+    expect(r).toMatchObject({ status: 'error', passed: null, tester_model: null, end_reason: 'tester_ended', agent_turns: 3, decided_share: 0 });
+    expect(r.error_message).toBe('judge: grading inconclusive: 2 of 2 points undecided ("A", "B")');
     expect(r.transcript).toHaveLength(6); // scripted tester: three lines, three replies
   });
 
-  it('drops a fabricated quote and says so', async () => {
+  it('a decision resting only on a fabricated quote is re-asked once, then UNSURE', async () => {
+    const quote = { turn: 3, role: 'assistant', text: 'Your appointment is confirmed for Friday at 10.' };
     llm.setJudge((v) => ({
-      results: v.criteria.map((c) => ({ id: c.id, decision: 'MET', rationale: 'The agent confirmed Friday.', evidence: [{ turn: 3, role: 'assistant', text: 'Your appointment is confirmed for Friday at 10.' }] })),
+      results: v.criteria.map((c) => ({ id: c.id, decision: 'MET', rationale: 'The agent confirmed Friday.', evidence: [quote] })),
+      ...(v.asksCaller ? { caller_note: 'in role', caller_followed_brief: true } : {}),
     }));
     const r = await run();
-    expect(r.status).toBe('passed');
-    expect(r.criteria_results[0]).toMatchObject({ evidence_quotes: [], rationale: 'The agent confirmed Friday. (1 quote dropped: not found in turn 3)' });
+    expect(r.criteria_results[0]).toMatchObject({
+      decision: 'UNSURE', evidence_quotes: [], votes: ['MET', 'MET'], rationale: "the judge's evidence is not in the transcript",
+      rejected_quotes: [{ ...quote, reason: 'not found in turn 3' }],
+    });
+    expect(llm.judgeCalls()).toHaveLength(2);
   });
 
   it('a 401 from the agent is fatal invalid_credentials', async () => {
@@ -133,6 +145,16 @@ describe('runScenario end to end', () => {
     expect(r.error_message).toContain('REHEARSAL_LLM_BASE_URL');
     expect(r.error_message).toContain('REHEARSAL_TESTER_MODEL');
     expect(agent.requests).toHaveLength(0);
+  });
+
+  it('tells the judge how the conversation ended and records the judge prompt version', async () => {
+    const r = await run({ scenario: scenario({ max_turns: 1 }), llm: { baseUrl: llm.baseUrl, apiKey: llm.apiKey, judgeModel: llm.judgeModel } });
+    expect(r).toMatchObject({ end_reason: 'max_turns', judge_prompt_version: JUDGE_PROMPT_VERSION });
+    const [call] = llm.judgeCalls();
+    expect(call.body!.messages[1].content).toContain('persona: Dana\ngoal: Move the appointment to Friday');
+    expect(call.body!.messages[1].content).toContain('end_reason: max_turns: cut off after 1 turn; the caller had 2 lines left\nagent_turns: 1');
+    expect(call.body!.messages[1].content).not.toContain('Friday please.'); // the script is not shown
+    expect((await run({ llm: {} })).judge_prompt_version).toBeNull();
   });
 
   it("caps the run's max_turns with the scenario's", async () => {

@@ -1,7 +1,9 @@
 import type { CriterionResult, Decision } from './types.js';
 
-// decisions §7, exactly: MET = max_points, PARTIAL = half, NOT_MET = 0, UNSURE = 0 and left out of the
-// denominator; pass iff every required criterion is MET and score ≥ pass_threshold.
+// MET = max_points, PARTIAL = half, NOT_MET = 0; UNSURE = 0. `score` is awarded / possible over the decided
+// criteria. The verdict is three-way: a scenario passes only if it would pass with every UNSURE criterion counted
+// NOT_MET, fails only if it would fail with every UNSURE criterion counted MET, and is inconclusive otherwise —
+// a verdict the undecided criteria could flip is no verdict.
 
 export function pointsFor(decision: Decision, maxPoints: number): number {
   if (decision === 'MET') return maxPoints;
@@ -16,7 +18,12 @@ export interface ScoreOutcome {
   score: number | null;
   awarded: number;
   possible: number;
+  /** Σ max_points of decided criteria / Σ max_points, 2 decimals; null without criteria. */
+  decided_share: number | null;
+  /** Σ max_points of the UNSURE criteria. */
+  undecided_points: number;
   grade_summary: string;
+  /** `judge: grading inconclusive: …` when the undecided criteria could flip the verdict; null otherwise. */
   error_message: string | null;
 }
 
@@ -28,10 +35,13 @@ const named = (r: CriterionResult) => {
   const text = r.criterion.length > MAX_NAME ? `${r.criterion.slice(0, MAX_NAME - 1)}…` : r.criterion;
   return `${JSON.stringify(text)}${r.required ? ' (required)' : ''}`;
 };
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const pts = (n: number) => String(round2(n));
 
 export function scoreCriteria(results: readonly CriterionResult[], passThreshold: number): ScoreOutcome {
   let awarded = 0;
   let possible = 0;
+  let undecided = 0;
   let met = 0;
   const notMet: CriterionResult[] = [];
   const partial: CriterionResult[] = [];
@@ -39,6 +49,7 @@ export function scoreCriteria(results: readonly CriterionResult[], passThreshold
   for (const r of results) {
     if (r.decision === 'UNSURE') {
       unsure.push(r);
+      undecided += r.max_points;
       continue;
     }
     awarded += pointsFor(r.decision, r.max_points);
@@ -47,33 +58,37 @@ export function scoreCriteria(results: readonly CriterionResult[], passThreshold
     else if (r.decision === 'PARTIAL') partial.push(r);
     else notMet.push(r);
   }
+  const total = possible + undecided;
 
   const tail: string[] = [];
   if (notMet.length) tail.push(`not met: ${notMet.map(named).join(', ')}`);
   if (partial.length) tail.push(`partially met: ${partial.map(named).join(', ')}`);
   if (unsure.length) tail.push(`unsure: ${unsure.map(named).join(', ')}`);
 
-  if (possible === 0) {
-    return {
-      status: 'error',
-      passed: null,
-      score: null,
-      awarded: 0,
-      possible: 0,
-      grade_summary: [`0 of ${results.length} criteria decided (grading inconclusive)`, ...tail].join('; '),
-      error_message: 'grading inconclusive',
-    };
+  const score = possible > 0 ? awarded / possible : null;
+  const head = score === null
+    ? `0 of ${results.length} criteria decided`
+    : `${met} of ${results.length} criteria met (score ${score.toFixed(2)})`;
+
+  // With every UNSURE counted NOT_MET (kept in the denominator): does it still pass?
+  const passesAtWorst = possible > 0
+    && results.every((r) => !r.required || r.decision === 'MET')
+    && awarded / total >= passThreshold - EPSILON;
+  // With every UNSURE counted MET: does it still fail? A required UNSURE alone never fails it.
+  const failsAtBest = results.some((r) => r.required && (r.decision === 'NOT_MET' || r.decision === 'PARTIAL'))
+    || (total > 0 && (awarded + undecided) / total < passThreshold - EPSILON);
+
+  const base = { score, awarded, possible, decided_share: total > 0 ? round2(possible / total) : null, undecided_points: undecided };
+  if (passesAtWorst || failsAtBest) {
+    const passed = passesAtWorst;
+    return { ...base, status: passed ? 'passed' : 'failed', passed, grade_summary: [head, ...tail].join('; '), error_message: null };
   }
-  const score = awarded / possible;
-  const requiredOk = results.every((r) => !r.required || r.decision === 'MET');
-  const passed = requiredOk && score >= passThreshold - EPSILON;
+  const which = unsure.length ? ` (${unsure.map(named).join(', ')})` : '';
   return {
-    status: passed ? 'passed' : 'failed',
-    passed,
-    score,
-    awarded,
-    possible,
-    grade_summary: [`${met} of ${results.length} criteria met (score ${score.toFixed(2)})`, ...tail].join('; '),
-    error_message: null,
+    ...base,
+    status: 'error',
+    passed: null,
+    grade_summary: [`${head} (grading inconclusive)`, ...tail].join('; '),
+    error_message: `judge: grading inconclusive: ${pts(undecided)} of ${pts(total)} points undecided${which}`,
   };
 }

@@ -69,6 +69,14 @@ export const EvidenceQuote = Type.Object({
 });
 export type EvidenceQuote = Static<typeof EvidenceQuote>;
 
+export const RejectedQuote = Type.Object({
+  turn: Type.Integer({ description: 'The transcript entry the judge cited (0-based)' }),
+  role: Type.String(),
+  text: Type.String({ description: 'The quote as the judge wrote it' }),
+  reason: Type.String({ description: 'Why it did not verify, e.g. "not found in turn 3"' }),
+});
+export type RejectedQuote = Static<typeof RejectedQuote>;
+
 export const CriterionResult = Type.Object({
   criterion: Type.String(),
   decision: Decision,
@@ -78,6 +86,11 @@ export const CriterionResult = Type.Object({
   evidence_quotes: Type.Optional(Type.Array(EvidenceQuote)),
   required: Type.Optional(Type.Boolean()),
   graded_by: Type.Optional(Type.Union([Type.Literal('check'), Type.Literal('judge')])),
+  votes: Type.Optional(Type.Array(Decision, {
+    description: 'The decisions behind this one, in the order they were made: one for a deterministic check or an unconfirmed judge decision, '
+      + 'more when a NOT_MET or PARTIAL was confirmed or fabricated evidence re-asked; empty when no judge answered',
+  })),
+  rejected_quotes: Type.Optional(Type.Array(RejectedQuote, { description: 'Quotes the judge cited that are not in the transcript (they decide nothing)' })),
 });
 export type CriterionResult = Static<typeof CriterionResult>;
 
@@ -101,6 +114,17 @@ export const RunMetrics = Type.Object({
   total_cost_usd: Type.Union([Type.Number(), Type.Null()]),
 });
 export type RunMetrics = Static<typeof RunMetrics>;
+
+/**
+ * What a tool check needs to know of the agent under test: the tools it has (`null`: unknown, `[]`: none)
+ * and how the templates' tool names map onto them (`null`: the agent has no such tool).
+ */
+export interface AgentTools {
+  tool_names: string[] | null;
+  tool_aliases: Record<string, string | null>;
+}
+
+export const UNKNOWN_TOOLS: AgentTools = { tool_names: null, tool_aliases: {} };
 
 /** What the engine needs of a scenario template. */
 export interface ScenarioSpec {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.js';
 import { apiKeys, sessions } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
-import { hashApiKey, KEY_PATTERN } from '../modules/api-keys/key-format.js';
+import { hashApiKey, KEY_PATTERN } from '../lib/api-key-format.js';
 import { clearedSessionCookies, readCookie, SESSION_COOKIE } from './cookies.js';
 import { AppError } from './errors.js';
 
@@ -77,7 +77,8 @@ export async function authenticateSession(db: Database, clock: Clock, token: str
 }
 
 /** Needs no credential: the document itself (any method, as before), and signing in (the key is in the body). */
-const PUBLIC_PATHS = new Set(['/api/v1/openapi.json']);
+// the API description and the project-file schemas: editors fetch them without a key
+const PUBLIC_PATHS = new Set(['/api/v1/openapi.json', '/api/v1/schemas/rehearsal.json', '/api/v1/schemas/scenario.json', '/api/v1/schemas/suite.json']);
 const PUBLIC_OPERATIONS = new Set(['POST /api/v1/sessions']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

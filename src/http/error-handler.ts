@@ -1,12 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorBody } from './errors.js';
+import { AppError, statusOf, type ErrorBody } from './errors.js';
+import { createRouteTable, type RouteTable } from './method-not-allowed.js';
 import { toAppError } from './validation.js';
 
 export function sendError(reply: FastifyReply, err: AppError) {
   const body: ErrorBody = { error: err.message, code: err.code };
   if (err.details) body.details = err.details;
   if (err.headers) reply.headers(err.headers);
-  return reply.code(err.status).type('application/json; charset=utf-8').send(body);
+  return reply.code(statusOf(err)).type('application/json; charset=utf-8').send(body);
 }
 
 function classify(err: FastifyError & { validation?: any[]; validationContext?: string }, req: FastifyRequest): AppError | null {
@@ -38,46 +39,36 @@ function classify(err: FastifyError & { validation?: any[]; validationContext?: 
   return null;
 }
 
-export function registerErrorHandling(app: FastifyInstance) {
+/**
+ * The one error envelope for everything the router reaches. A request no route matches is 404 NOT_FOUND,
+ * or 405 METHOD_NOT_ALLOWED with an Allow header when its path is known: whatever the method (OPTIONS,
+ * PROPFIND, …), since the 404 handler sees every method the router has no route for.
+ */
+export function registerErrorHandling(app: FastifyInstance, routes: RouteTable = createRouteTable(app)) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const known = classify(err as any, req);
     if (known) return sendError(reply, known);
     req.log.error({ err, reqId: req.id }, 'unexpected error');
     return sendError(reply, new AppError('INTERNAL_ERROR', `Internal error (request ${req.id})`));
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendError(reply, new AppError('NOT_FOUND', `No route for ${req.method} ${req.url.split('?')[0]}`)));
-}
-
-/**
- * Answers 405 for a known path with a method it does not have. Collects routes as they are
- * declared and adds the missing methods once everything is registered.
- */
-export function registerMethodNotAllowed(app: FastifyInstance) {
-  const routes = new Map<string, Set<string>>();
-  app.addHook('onRoute', (opts) => {
-    if (!opts.url.startsWith('/api/v1/') || (opts.config as any)?.methodNotAllowed) return;
-    const methods = Array.isArray(opts.method) ? opts.method : [opts.method];
-    const set = routes.get(opts.url) ?? new Set<string>();
-    for (const m of methods) set.add(m);
-    routes.set(opts.url, set);
-  });
-  return () => {
-    for (const [url, methods] of routes) {
-      const missing = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !methods.has(m));
-      if (missing.length === 0) continue;
-      const allow = [...methods].filter((m) => m !== 'HEAD').join(', ');
-      app.route({
-        method: missing as any,
-        url,
-        config: { methodNotAllowed: true },
-        // not operations: they would otherwise show up in the OpenAPI document (and the generated client)
-        schema: { hide: true },
-        handler: (req, reply) => {
-          reply.header('allow', allow);
-          return sendError(reply, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on this path (allowed: ${allow})`));
-        },
-      });
-    }
+  const notAllowed = (req: FastifyRequest, reply: FastifyReply, path: string): boolean => {
+    const allowed = routes.allowed(path);
+    if (!allowed || allowed.includes(req.method)) return false;
+    const allow = allowed.join(', ');
+    reply.header('allow', allow);
+    sendError(reply, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on this path (allowed: ${allow})`));
+    return true;
   };
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    if (notAllowed(req, reply, path)) return;
+    return sendError(reply, new AppError('NOT_FOUND', `No route for ${req.method} ${path}`));
+  });
+  // The router sends `PUT /scenarios/generate` to `PUT /scenarios/{id}`; a fixed path of ours is never an id,
+  // so the method it does not serve is answered 405 (after authentication, before the body is checked).
+  app.addHook('preValidation', async (req, reply) => {
+    if (!req.routeOptions.url?.includes(':')) return;
+    const path = req.url.split('?')[0];
+    if (routes.isStatic(path) && notAllowed(req, reply, path)) return reply;
+  });
 }

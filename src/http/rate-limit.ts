@@ -4,7 +4,8 @@ import { AppError } from './errors.js';
 import { isProtected } from './auth.js';
 
 /**
- * Per-key request rate (decisions §11), a fixed one-minute window per API process.
+ * Per-key request rate (RATE_LIMIT_PER_MINUTE requests per API key per minute), a fixed one-minute window
+ * per API process.
  * Headers follow the IETF RateLimit header fields draft: RateLimit-Policy and RateLimit.
  */
 export function registerRateLimit(app: FastifyInstance, perMinute: number) {

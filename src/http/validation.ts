@@ -1,15 +1,18 @@
 import AjvModule, { type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { AppError } from './errors.js';
+import { AppError } from '../lib/errors.js';
+import { describeFailure, isSecretPath, type Failure } from '../lib/field-errors.js';
 
 const Ajv = AjvModule.default ?? (AjvModule as any);
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 
 function makeAjv(coerce: boolean) {
-  // allErrors so that a missing field wins over an invalid one (decisions §1 precedence);
-  // bodies are never coerced ("5" is not a number), query strings are.
-  const ajv = new Ajv({ allErrors: true, coerceTypes: coerce, useDefaults: false, removeAdditional: false, strict: false });
+  // allErrors so that a missing field wins over an invalid one (a request missing a field is answered
+  // MISSING_REQUIRED_FIELD even when another field is also invalid); verbose so that the error names the schema
+  // it failed (the message says what the field must be); bodies are never coerced ("5" is not a number), query
+  // strings are.
+  const ajv = new Ajv({ allErrors: true, verbose: true, coerceTypes: coerce, useDefaults: false, removeAdditional: false, strict: false });
   addFormats(ajv);
   return ajv;
 }
@@ -17,10 +20,11 @@ function makeAjv(coerce: boolean) {
 const bodyAjv = makeAjv(false);
 const queryAjv = makeAjv(true);
 
+/** A body validator for schemas checked outside a route (e.g. generated drafts), with the routes' settings. */
+export const validateWith = (schema: object) => bodyAjv.compile(schema);
+
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema);
-
-export const validateWith = (schema: object) => bodyAjv.compile(schema);
 
 function fieldOf(e: ErrorObject): string {
   const base = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -47,7 +51,32 @@ function inUntakenBranch(schemaPath: string): boolean {
   return m !== null && !schemaPath.slice(m[0].length).includes('/then/');
 }
 
-const SECRET_FIELD = /(key|secret|token|password)/i;
+/** Ajv's keywords in the vocabulary of the shared translator. */
+function failureOf(keyword: string): Failure {
+  switch (keyword) {
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return 'range';
+    case 'oneOf':
+      return 'anyOf';
+    case 'type':
+    case 'const':
+    case 'enum':
+    case 'anyOf':
+    case 'minLength':
+    case 'maxLength':
+    case 'pattern':
+    case 'format':
+    case 'maxProperties':
+    case 'maxItems':
+    case 'minItems':
+      return keyword;
+    default:
+      return 'other';
+  }
+}
 
 /** Turns validation errors into the one envelope: MISSING before INVALID, the field named. */
 export function toAppError(errors: ErrorObject[], part: string, input: unknown, requiredTop: string[]): AppError {
@@ -67,16 +96,14 @@ export function toAppError(errors: ErrorObject[], part: string, input: unknown, 
   const extra = errors.find((e) => e.keyword === 'additionalProperties');
   if (extra) {
     const field = fieldOf(extra);
-    return new AppError('INVALID_FIELD_VALUE', `Unknown field: ${field}`, { details: { field } });
+    return new AppError('INVALID_FIELD_VALUE', `${field} ${describeFailure('additionalProperties', {})}`, { details: { field } });
   }
   // The deepest error is the most specific one (anyOf branches report at their parent too).
   const e = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
   const field = e ? fieldOf(e) : part;
   const value = e ? valueAt(input, e.instancePath) : undefined;
   const details: Record<string, unknown> = { field };
-  if (value !== undefined && (typeof value !== 'object' || value === null) && !SECRET_FIELD.test(field)) details.value = value;
-  const message = e?.keyword === 'enum' || e?.keyword === 'const' || e?.keyword === 'anyOf'
-    ? `${field} has an invalid value`
-    : `${field} ${e?.message ?? 'is invalid'}`;
+  if (value !== undefined && (typeof value !== 'object' || value === null) && !isSecretPath(field)) details.value = value;
+  const message = e ? `${field} ${describeFailure(failureOf(e.keyword), e.parentSchema ?? {})}` : `${field} is invalid`;
   return new AppError('INVALID_FIELD_VALUE', message, { details });
 }

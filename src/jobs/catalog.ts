@@ -29,20 +29,27 @@ export const WebhookDeliveryPayload = Type.Object({
 }, { additionalProperties: false });
 export type WebhookDeliveryPayload = Static<typeof WebhookDeliveryPayload>;
 
+/** pg-boss's scheduler sends it once a minute (across all processes); the handler fires the due schedules. */
+export const ScheduleTickPayload = Type.Object({}, { additionalProperties: true });
+
 export const JOBS = {
   /**
-   * Holds one scenario's conversation with the agent and grades it. Once the scenario run is claimed its
-   * lease and the reaper cover a dead worker; expiry covers a worker killed between fetching the job and
-   * claiming (found by the chaos suite: with an hour here, such a scenario run sat unclaimed for an hour).
-   * A conversation outliving the expiry gets a retry whose claim finds it held and does nothing.
+   * Holds one scenario's conversation with the agent and grades it. The rows are the truth: once the
+   * scenario run is claimed, its lease and the reaper cover a dead worker; before that, the pending
+   * sweeper re-enqueues a scenario run whose job was lost, expired or spent. Expiry is a second line
+   * (a conversation outliving it gets a retry whose claim finds it held and does nothing), and the retry
+   * budget is large so expiries cannot spend it.
    */
-  scenarioRun: def({ name: 'scenario-run', payload: ScenarioJobPayload, retryLimit: 5, retryDelaySeconds: 2, expireInSeconds: 60 }),
+  scenarioRun: def({ name: 'scenario-run', payload: ScenarioJobPayload, retryLimit: 100, retryDelaySeconds: 2, expireInSeconds: 60 }),
   /**
    * One automatic attempt of a webhook delivery; the retry schedule is ours (each attempt enqueues the
-   * next, delayed). pg-boss retries only cover a worker that died mid-attempt: expiry outlasts the
-   * 15 s request plus the attempt's lock.
+   * next, delayed) and the delivery sweeper re-enqueues one whose job was lost. pg-boss's own retries
+   * are a second line for a worker that died holding the job: expiry just outlasts an attempt (15 s
+   * request, 20 s lock), and the budget is large so expiries cannot spend it (a duplicate is a no-op claim).
    */
-  webhookDelivery: def({ name: 'webhook-delivery', payload: WebhookDeliveryPayload, retryLimit: 10, retryDelaySeconds: 30, expireInSeconds: 120 }),
+  webhookDelivery: def({ name: 'webhook-delivery', payload: WebhookDeliveryPayload, retryLimit: 100, retryDelaySeconds: 3, expireInSeconds: 30 }),
+  /** The minute tick of run schedules; a firing is recorded under a unique key, so a retried or duplicate tick fires nothing twice. */
+  scheduleTick: def({ name: 'schedule-tick', payload: ScheduleTickPayload, retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 60 }),
 } as const;
 
 export type JobName = (typeof JOBS)[keyof typeof JOBS]['name'];

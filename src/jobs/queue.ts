@@ -15,6 +15,8 @@ export interface JobQueue {
   start(): Promise<void>;
   /** `startAfterSeconds` (fractions allowed) delays the job, measured on the database clock. */
   send<S extends TSchema>(exec: SqlExecutor, job: JobDef<S>, payload: Static<S>, opts?: { startAfterSeconds?: number }): Promise<void>;
+  /** Many jobs of one kind in one statement (a run's first window of scenario runs: 1,000 inserts become one). */
+  sendMany<S extends TSchema>(exec: SqlExecutor, job: JobDef<S>, payloads: Static<S>[]): Promise<void>;
   fetch<S extends TSchema>(job: JobDef<S>, max: number): Promise<Array<FetchedJob<Static<S>> | { id: string; invalid: string }>>;
   complete(job: JobDef, id: string | string[]): Promise<void>;
   fail(job: JobDef, id: string, reason: string): Promise<void>;
@@ -24,11 +26,16 @@ export interface JobQueue {
 export function createJobQueue(db: Database, opts: { supervise: boolean; onError: (err: Error) => void }): JobQueue {
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => db.executeSql(text, values) },
-    schedule: false,
+    // pg-boss's scheduler (cron schedules, one job per minute across all processes) runs in worker
+    // processes; checking every 10 s and moving due jobs every 2 s keeps a firing within ~15 s of its minute
+    schedule: opts.supervise,
+    cronMonitorIntervalSeconds: 10,
+    cronWorkerIntervalSeconds: 2,
     // maintenance (expiring held jobs, archiving) runs in worker processes only, once per interval across
-    // all of them; the interval bounds how late a job held by a dead worker is noticed (default 120 s)
+    // all of them; it bounds how late pg-boss notices a job held by a dead worker (default 120 s). Our
+    // sweepers notice sooner; this is the second line.
     supervise: opts.supervise,
-    maintenanceIntervalSeconds: 15,
+    maintenanceIntervalSeconds: 5,
   } as any);
   boss.on('error', opts.onError);
   let started = false;
@@ -42,6 +49,8 @@ export function createJobQueue(db: Database, opts: { supervise: boolean; onError
         for (const job of Object.values(JOBS)) {
           if (!(await boss.getQueue(job.name))) await boss.createQueue(job.name, { name: job.name, policy: 'standard' } as any);
         }
+        // every minute, in UTC; each schedule's own cron and timezone are evaluated by the tick's handler
+        await boss.schedule(JOBS.scheduleTick.name, '* * * * *', {}, { tz: 'UTC', retryLimit: JOBS.scheduleTick.retryLimit, expireInSeconds: JOBS.scheduleTick.expireInSeconds } as any);
       });
     },
     async send(exec, job, payload, opts = {}) {
@@ -50,6 +59,13 @@ export function createJobQueue(db: Database, opts: { supervise: boolean; onError
         retryLimit: job.retryLimit, retryDelay: job.retryDelaySeconds, expireInSeconds: job.expireInSeconds,
         db: { executeSql: (text: string, values?: unknown[]) => exec.executeSql(text, values) },
       } as any);
+    },
+    async sendMany(exec, job, payloads) {
+      if (payloads.length === 0) return;
+      await boss.insert(
+        payloads.map((data) => ({ name: job.name, data: data as object, retryLimit: job.retryLimit, retryDelay: job.retryDelaySeconds, expireInSeconds: job.expireInSeconds })),
+        { db: { executeSql: (text: string, values?: unknown[]) => exec.executeSql(text, values) } } as any,
+      );
     },
     async fetch(job, max) {
       const jobs = (await boss.fetch(job.name, { batchSize: max })) ?? [];

@@ -34,3 +34,43 @@ describe('Dispatcher', () => {
     expect(errors).toEqual(['job j1']);
   });
 });
+
+describe('Dispatcher pacing', () => {
+  it('fetches only what the pace admits, refunds what was not there, and comes back when the next start is due', async () => {
+    const asked: number[] = [];
+    let waiting = 7;
+    const queue = {
+      fetch: async (_job: JobDef, max: number) => {
+        asked.push(max);
+        const n = Math.min(max, waiting);
+        waiting -= n;
+        return Array.from({ length: n }, (_, i) => ({ id: `j${waiting + i}`, data: {} }));
+      },
+      complete: async () => {},
+      fail: async () => {},
+    } as unknown as JobQueue;
+    let budget = 3;
+    const refunds: number[] = [];
+    const pace = {
+      admit: (n: number) => { const k = Math.min(n, budget); budget -= k; return k; },
+      refund: (k: number) => { refunds.push(k); budget += k; },
+      nextStartInMs: () => 10,
+    };
+    const held: Array<() => void> = [];
+    const d = new Dispatcher({
+      queue, job, concurrency: () => 100, pollIntervalMs: 60_000, pace,
+      handle: () => new Promise<void>((resolve) => held.push(resolve)),
+      onError: () => {},
+    });
+    d.start();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(asked[0]).toBe(3);
+    expect(d.activeCount).toBe(3);
+    budget = 10; // the budget refills: the paced wake-up takes the other 4 and hands back 6
+    await new Promise((r) => setTimeout(r, 40));
+    expect(d.activeCount).toBe(7);
+    expect(refunds).toContain(6);
+    for (const r of held) r();
+    await d.stop();
+  });
+});

@@ -8,9 +8,11 @@ const FAIL_RETRIES = 8;
 export interface DispatcherOptions<S extends TSchema> {
   queue: JobQueue;
   job: JobDef<S>;
-  /** Jobs held at once by this process. */
-  concurrency: number;
+  /** Jobs held at once by this process: a number, or a limit read at each fetch (admission control). */
+  concurrency: number | (() => number);
   pollIntervalMs: number;
+  /** Pacing: of n free slots, how many may be used now; the rest are asked for again once `nextStartInMs()` has passed. */
+  pace?: { admit(n: number): number; refund(k: number): void; nextStartInMs(): number };
   handle(data: Static<S>, jobId: string): Promise<void>;
   onError(err: unknown, context: string): void;
 }
@@ -44,6 +46,13 @@ export class Dispatcher<S extends TSchema> {
     void this.pump();
   }
 
+  private paced: NodeJS.Timeout | null = null;
+
+  private wakeIn(ms: number) {
+    if (!this.running || this.paced) return;
+    this.paced = setTimeout(() => { this.paced = null; this.wake(); }, ms);
+  }
+
   private schedule() {
     if (!this.running || this.timer) return;
     this.timer = setTimeout(() => { this.timer = null; this.wake(); }, this.opts.pollIntervalMs);
@@ -54,8 +63,16 @@ export class Dispatcher<S extends TSchema> {
     try {
       do {
         this.again = false;
-        const free = this.opts.concurrency - this.active;
+        const c = this.opts.concurrency;
+        let free = (typeof c === 'number' ? c : c()) - this.active;
         if (free <= 0 || !this.running) break;
+        const pace = this.opts.pace;
+        if (pace) {
+          const wanted = free;
+          free = pace.admit(wanted);
+          if (free < wanted) this.wakeIn(Math.max(5, pace.nextStartInMs()));
+          if (free <= 0) break;
+        }
         let jobs: Awaited<ReturnType<JobQueue['fetch']>> = [];
         try {
           jobs = await this.opts.queue.fetch(this.opts.job, free);
@@ -63,6 +80,7 @@ export class Dispatcher<S extends TSchema> {
           this.opts.onError(err, 'fetch');
         }
         for (const j of jobs) this.run(j as any);
+        this.opts.pace?.refund(free - jobs.length);
         if (jobs.length === free) this.again = true;
       } while (this.again && this.running);
     } finally {
@@ -98,7 +116,7 @@ export class Dispatcher<S extends TSchema> {
   /**
    * Hands a failed job back to pg-boss for its retry. The failure may be the database itself being away
    * for a moment (a restart): a failure that is not recorded leaves the job held until pg-boss expires
-   * it (minutes for a delivery, an hour for a conversation), so the write is retried for a while.
+   * it (30 s for a delivery, 60 s for a conversation), so the write is retried for a while.
    */
   private async recordFailure(id: string, reason: string) {
     for (let attempt = 0; ; attempt++) {
@@ -135,7 +153,8 @@ export class Dispatcher<S extends TSchema> {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     if (this.refetch) clearTimeout(this.refetch);
-    this.timer = this.refetch = null;
+    if (this.paced) clearTimeout(this.paced);
+    this.timer = this.refetch = this.paced = null;
     await Promise.allSettled([...this.inflight]);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;

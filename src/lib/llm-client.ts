@@ -1,13 +1,11 @@
-import http from 'node:http';
-import https from 'node:https';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { Clock } from './clock.js';
-import { parseRetryAfter, withRetry } from '../providers/retry.js';
-import { kindForStatus, type ProviderErrorKind } from '../providers/types.js';
+import { parseRetryAfter, withRetry } from './retry.js';
+import { kindForStatus, nodeHttpFetch, snippet, type FailureKind, type HttpFetch } from './http.js';
 
 // A deliberately small OpenAI Chat Completions client over fetch. No SDK: SDK retries would multiply with
-// ours (decisions §9), and any compatible base URL (or a fake on 127.0.0.1) must work unchanged.
+// ours (two layers of retries would multiply the attempts), and any compatible base URL (or a fake on 127.0.0.1) must work unchanged.
 
 const WireToolCallSchema = Type.Object({
   id: Type.Optional(Type.String()),
@@ -17,6 +15,12 @@ const WireToolCallSchema = Type.Object({
     // Some compatible servers send the arguments as an object rather than a JSON string.
     arguments: Type.Optional(Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
   }),
+});
+
+// The deprecated single `function_call` (OpenAI `ChatCompletionMessage.function_call`), still sent by some servers.
+const WireFunctionCallSchema = Type.Object({
+  name: Type.String(),
+  arguments: Type.Optional(Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
 });
 
 const UsageSchema = Type.Object({
@@ -30,6 +34,7 @@ const ChatCompletionSchema = Type.Object({
       message: Type.Object({
         content: Type.Optional(Type.Union([Type.String(), Type.Null()])),
         tool_calls: Type.Optional(Type.Union([Type.Array(WireToolCallSchema), Type.Null()])),
+        function_call: Type.Optional(Type.Union([WireFunctionCallSchema, Type.Null()])),
       }),
       finish_reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     }),
@@ -54,8 +59,10 @@ export interface WireToolCall {
 
 export type ChatMessage =
   | { role: 'system' | 'developer' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string };
+  | { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[]; function_call?: { name: string; arguments: string } }
+  | { role: 'tool'; tool_call_id: string; content: string }
+  /** The legacy answer to a `function_call`. */
+  | { role: 'function'; name: string; content: string };
 
 export type Usage = Static<typeof UsageSchema>;
 
@@ -72,68 +79,11 @@ export interface ChatRequest {
 export interface ChatResult {
   content: string | null;
   tool_calls: WireToolCall[];
+  /** A legacy `function_call` answer (arguments as a JSON string, `null` when the server sent none). */
+  function_call?: { name: string; arguments: string } | null;
   usage: Usage | null;
   finish_reason: string | null;
 }
-
-/** The part of fetch this client uses; the global fetch satisfies it. */
-export type HttpFetch = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
-  ok: boolean;
-  status: number;
-  statusText: string;
-  headers: { get(name: string): string | null };
-  text(): Promise<string>;
-}>;
-
-// The default transport. Measured on the performance workload (performance.md), undici's fetch costs
-// ~1.1–1.6 ms CPU per request (WHATWG streams, per-request signals, GC) — the whole per-request budget —
-// where node:http on keep-alive agents costs ~0.5 ms and less memory. Shared agents: one pool per process.
-const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
-
-export const nodeHttpFetch: HttpFetch = (url, init) =>
-  new Promise((resolve, reject) => {
-    const signal = init.signal;
-    if (signal?.aborted) return reject(signal.reason);
-    const u = new URL(url);
-    const proto = u.protocol === 'https:' ? 'https:' : 'http:';
-    const body = init.body;
-    const headers = body === undefined ? { ...init.headers } : { ...init.headers, 'content-length': String(Buffer.byteLength(body)) };
-    let settled = false;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      fn();
-    };
-    const req = (proto === 'https:' ? https : http).request(u, { method: init.method ?? 'GET', headers, agent: agents[proto] }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', (err) => settle(() => reject(new TypeError('fetch failed', { cause: err }))));
-      // 'end' comes before 'close' on a complete body, so this only fires for a response cut short.
-      res.on('close', () => settle(() => reject(new TypeError('fetch failed', { cause: Object.assign(new Error('response closed before its end'), { code: 'ECONNRESET' }) }))));
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        const text = Buffer.concat(chunks).toString('utf8');
-        settle(() =>
-          resolve({
-            ok: status >= 200 && status < 300,
-            status,
-            statusText: res.statusMessage ?? '',
-            headers: { get: (name) => { const v = res.headers[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } },
-            text: async () => text,
-          }),
-        );
-      });
-    });
-    // Like fetch: an abort rejects with the signal's reason, whatever the socket reports.
-    const onAbort = () => settle(() => {
-      req.destroy();
-      reject(signal!.reason);
-    });
-    signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (err) => settle(() => reject(new TypeError('fetch failed', { cause: err }))));
-    req.end(body);
-  });
 
 export interface LlmClient {
   chat(req: ChatRequest): Promise<ChatResult>;
@@ -152,7 +102,7 @@ export interface LlmClientOptions {
 
 /** An HTTP or protocol failure of an OpenAI-compatible endpoint; callers prefix it with their side. */
 export class LlmError extends Error {
-  readonly kind: ProviderErrorKind;
+  readonly kind: FailureKind;
   readonly status?: number;
   readonly code: string | null;
   readonly type: string | null;
@@ -163,7 +113,7 @@ export class LlmError extends Error {
   readonly detail: string;
 
   constructor(
-    kind: ProviderErrorKind,
+    kind: FailureKind,
     detail: string,
     opts: { status?: number; code?: string | null; type?: string | null; retryAfterMs?: number | null; network?: boolean; cause?: unknown } = {},
   ) {
@@ -178,8 +128,6 @@ export class LlmError extends Error {
     this.network = opts.network ?? false;
   }
 }
-
-const snippet = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);
 
 export function errorFromResponse(status: number, bodyText: string, retryAfterMs: number | null, statusText = ''): LlmError {
   let parsed: unknown;
@@ -207,15 +155,17 @@ export function networkError(err: unknown): LlmError {
   return new LlmError('unreachable', `connection failed: ${msg}`, { network: true, cause: err });
 }
 
+/** Arguments as the JSON text the server meant: a string as sent, an object serialized, and none as `null`. */
+function argumentsText(a: string | Record<string, unknown> | null | undefined): string {
+  return typeof a === 'string' ? a : JSON.stringify(a ?? null);
+}
+
 function normalizeToolCalls(calls: Static<typeof WireToolCallSchema>[] | null | undefined): WireToolCall[] {
   if (!calls || calls.length === 0) return [];
   return calls.map((c, i) => ({
     id: c.id ?? `call_${i}`,
     type: 'function',
-    function: {
-      name: c.function.name,
-      arguments: typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}),
-    },
+    function: { name: c.function.name, arguments: argumentsText(c.function.arguments) },
   }));
 }
 
@@ -251,6 +201,7 @@ export function createLlmClient(opts: LlmClientOptions): LlmClient {
     return {
       content: choice.message.content ?? null,
       tool_calls: normalizeToolCalls(choice.message.tool_calls),
+      function_call: choice.message.function_call ? { name: choice.message.function_call.name, arguments: argumentsText(choice.message.function_call.arguments) } : null,
       usage: json.usage ?? null,
       finish_reason: choice.finish_reason ?? null,
     };

@@ -1,5 +1,5 @@
 import client from 'prom-client';
-import type { Database } from '../db/client.js';
+import { timingThread } from './http-thread.js';
 
 /**
  * Operator metrics in the Prometheus format. One registry per process (not prom-client's global one),
@@ -14,8 +14,36 @@ export interface Metrics {
   setInFlight(fn: () => number): void;
 }
 
-export function createMetrics(db: Database): Metrics {
+/** The part of the database the gauges read: they count rows at scrape time. */
+export interface SqlReader {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+
+/** The lag this process measures on its main thread (loop-lag.ts). */
+export interface LagSource {
+  recent(windowMs?: number): number;
+  max(): number;
+}
+
+export function createMetrics(db: SqlReader, lag?: LagSource): Metrics {
   const registry = new client.Registry();
+  if (lag) {
+    // main: this process's event loop (API, database, grading); timing: the thread agent replies are timed on
+    new client.Gauge({
+      name: 'rehearsal_event_loop_lag_seconds', help: 'Largest event-loop lag in the last second (main thread); timing thread: its largest in the last reply', labelNames: ['thread'], registers: [registry],
+      collect() {
+        this.set({ thread: 'main' }, lag.recent(1000) / 1000);
+        this.set({ thread: 'timing' }, timingThread.lastLagMs / 1000);
+      },
+    });
+    new client.Gauge({
+      name: 'rehearsal_event_loop_lag_max_seconds', help: 'Largest event-loop lag since the process started, by thread', labelNames: ['thread'], registers: [registry],
+      collect() {
+        this.set({ thread: 'main' }, lag.max() / 1000);
+        this.set({ thread: 'timing' }, timingThread.maxLagMs / 1000);
+      },
+    });
+  }
   client.collectDefaultMetrics({ register: registry, prefix: 'rehearsal_process_' });
   let inFlight = () => 0;
   new client.Gauge({

@@ -110,7 +110,8 @@ export function openJson<T = unknown>(box: SecretBox, sealed: string, aad: strin
 
 /**
  * The associated data for an agent's sealed config: binds the ciphertext to its organization and agent
- * (decisions §4), so a config copied to another agent or organization cannot be opened there.
+ * (its ids are the AES-GCM associated data), so a config copied to another agent or organization cannot be
+ * opened there.
  */
 export function agentConfigAad(organizationId: string, agentId: string): string {
   return `rehearsal/agent-config:${organizationId}:${agentId}`;

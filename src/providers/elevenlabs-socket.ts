@@ -1,11 +1,15 @@
 import WebSocket from 'ws';
 import type { ToolCall } from '../engine/types.js';
-import { parseJson } from './http-json.js';
-import { ProviderError } from './types.js';
+import { parseJson } from './json-values.js';
+import { ProviderError } from '../engine/provider.js';
 
-// The ElevenLabs conversation websocket in text-only mode (providers.md §6a): the init handshake, ping → pong,
+// The ElevenLabs conversation websocket in text-only mode: the init handshake, ping → pong,
 // client tools answered from canned results, server tool events, and agent responses delivered to whoever
 // waits for the next one. Every wait honours the caller's abort signal.
+// agent_tool_request/agent_tool_response are opt-in events (conversation.client_events), sent for client, webhook
+// and MCP tools alike, and a response is not promised for every request: they shape a turn's end only through
+// the settle time, and every source of a tool call (client_tool_call, the two events, the post-call record) is
+// merged into one entry per tool_call_id.
 
 export interface InitData {
   conversation_config_override?: Record<string, unknown>;
@@ -22,20 +26,31 @@ export interface AgentTurn {
 
 type Waiter = { resolve: () => void; reject: (e: unknown) => void };
 
-const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+/** How long a turn that saw a tool request without its response waits for a new event before it ends. */
+export const DEFAULT_TOOL_SETTLE_MS = 2000;
+
+const hasOwn = (o: object, k: string) => Object.hasOwn(o, k);
 
 export class ConvaiSocket {
   conversationId: string | null = null;
   private readonly responses: string[] = [];
   private tools: ToolCall[] = [];
-  /** Tool calls still running: the agent's answer comes after their results. */
+  /** Tool requests of this turn without a response (yet): the agent's answer may still follow their results. */
   private readonly pendingTools = new Set<string>();
+  /** A tool result came after the agent last spoke: its answer to the result may follow. */
+  private answerDue = false;
+  /** Counts the events that belong to a turn, so a settle wait can tell "nothing new". */
+  private events = 0;
   private closedBy: string | null = null;
   private failure: ProviderError | null = null;
   private waiter: Waiter | null = null;
   readonly pongs: number[] = [];
 
-  private constructor(private readonly ws: WebSocket, private readonly clientToolResults: Record<string, unknown>) {
+  private constructor(
+    private readonly ws: WebSocket,
+    private readonly clientToolResults: Record<string, unknown>,
+    private readonly toolSettleMs: number,
+  ) {
     ws.on('message', (data) => this.onMessage(String(data)));
     ws.on('close', (code, reason) => {
       this.closedBy ??= `closed by the provider (${code}${reason.length ? ` ${reason.toString()}` : ''})`;
@@ -48,7 +63,7 @@ export class ConvaiSocket {
   }
 
   /** Connects, sends the initiation data first, and waits for the conversation's metadata. */
-  static async open(url: string, init: InitData, clientToolResults: Record<string, unknown>, signal: AbortSignal): Promise<ConvaiSocket> {
+  static async open(url: string, init: InitData, clientToolResults: Record<string, unknown>, signal: AbortSignal, toolSettleMs = DEFAULT_TOOL_SETTLE_MS): Promise<ConvaiSocket> {
     const ws = new WebSocket(url, { handshakeTimeout: 30_000 });
     const onAbort = () => ws.terminate();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -63,7 +78,7 @@ export class ConvaiSocket {
         });
         ws.once('close', () => reject(signal.aborted ? signal.reason : new ProviderError('provider_error', 'conversation socket closed before it opened')));
       });
-      const socket = new ConvaiSocket(ws, clientToolResults);
+      const socket = new ConvaiSocket(ws, clientToolResults, toolSettleMs);
       ws.send(JSON.stringify({ type: 'conversation_initiation_client_data', ...init }));
       await socket.waitFor(() => socket.conversationId !== null, signal);
       return socket;
@@ -97,11 +112,12 @@ export class ConvaiSocket {
         const id = m.ping_event?.event_id;
         this.send({ type: 'pong', event_id: id });
         if (typeof id === 'number') this.pongs.push(id);
-        break;
+        return; // keep-alive, not part of a turn: it must not keep a settle wait from ending
       }
       case 'agent_response': {
         const text = m.agent_response_event?.agent_response;
         if (typeof text === 'string') this.responses.push(text);
+        this.answerDue = false;
         break;
       }
       case 'client_tool_call': {
@@ -111,24 +127,24 @@ export class ConvaiSocket {
         const result = known ? this.clientToolResults[name] : `Client tool with name ${name} is not defined on client`;
         // As the official client does: a tool without a handler is answered with is_error.
         this.send({ type: 'client_tool_result', tool_call_id: c.tool_call_id, result: typeof result === 'string' ? result : JSON.stringify(result), is_error: !known });
-        this.tools.push({ id: String(c.tool_call_id ?? `client_${this.tools.length}`), name, arguments: c.parameters ?? {}, result: known ? result : { error: result } });
+        const call = this.tool(c.tool_call_id, name);
+        call.arguments = c.parameters ?? null;
+        call.result = known ? result : { error: result };
         break;
       }
       case 'agent_tool_request': {
         const r = m.agent_tool_request ?? {};
-        const id = String(r.tool_call_id ?? `tool_${this.tools.length}`);
-        this.pendingTools.add(id);
-        // Arguments and results of server tools are only in the post-call record; filled in from there.
-        this.tools.push({ id, name: String(r.tool_name ?? ''), arguments: null, result: null });
+        const call = this.tool(r.tool_call_id, r.tool_name);
+        // A client tool already answered needs no wait; a server tool's result comes with the post-call record.
+        if (call.result === null) this.pendingTools.add(call.id);
         break;
       }
       case 'agent_tool_response': {
         const r = m.agent_tool_response ?? {};
-        this.pendingTools.delete(String(r.tool_call_id));
-        if (r.is_error) {
-          const t = this.tools.find((x) => x.id === String(r.tool_call_id));
-          if (t && t.result === null) t.result = { error: true };
-        }
+        const call = this.tool(r.tool_call_id, r.tool_name);
+        this.pendingTools.delete(call.id);
+        this.answerDue = true;
+        if (r.is_error && call.result === null) call.result = { error: true };
         break;
       }
       case 'error': {
@@ -139,7 +155,36 @@ export class ConvaiSocket {
       default:
         return; // audio, vad_score, agent_chat_response_part, corrections… are not part of a text turn
     }
+    this.events++;
     this.wake();
+  }
+
+  /** This turn's entry for a tool call id, created on first sight; a later source fills in what it knows. */
+  private tool(rawId: unknown, rawName: unknown): ToolCall {
+    const id = typeof rawId === 'string' && rawId ? rawId : `tool_${this.tools.length}`;
+    const name = typeof rawName === 'string' ? rawName : '';
+    let t = this.tools.find((x) => x.id === id);
+    if (!t) {
+      t = { id, name, arguments: null, result: null };
+      this.tools.push(t);
+    } else if (!t.name && name) t.name = name;
+    return t;
+  }
+
+  /** Resolves true when nothing new arrived for `ms`, false as soon as something did (or the socket closed). */
+  private quietFor(ms: number, signal: AbortSignal): Promise<boolean> {
+    const seen = this.events;
+    const timer = new AbortController();
+    const t = setTimeout(() => timer.abort(), ms);
+    const both = AbortSignal.any([signal, timer.signal]);
+    return this.waitFor(() => this.events !== seen, both).then(
+      () => false,
+      (err) => {
+        if (signal.aborted) throw err;
+        if (timer.signal.aborted) return true;
+        throw err;
+      },
+    ).finally(() => clearTimeout(t));
   }
 
   private waitFor(cond: () => boolean, signal: AbortSignal): Promise<void> {
@@ -163,21 +208,24 @@ export class ConvaiSocket {
   }
 
   /**
-   * The agent's next turn: its responses until no tool call is still running. An agent that hangs up ends
-   * the turn with what it said.
+   * The agent's next turn: its responses, and when a tool request is still unanswered, whatever else arrives
+   * until nothing new did for the settle time. An agent that hangs up ends the turn with what it said.
    */
   async nextTurn(signal: AbortSignal): Promise<AgentTurn> {
     const said: string[] = [];
     for (;;) {
       try {
-        await this.waitFor(() => this.responses.length > 0, signal);
+        if (said.length === 0) await this.waitFor(() => this.responses.length > 0, signal);
+        else if (await this.quietFor(this.toolSettleMs, signal)) break;
       } catch (err) {
         if (this.closedBy && !this.failure && !signal.aborted && (said.length > 0 || this.tools.length > 0)) break;
         throw err;
       }
       said.push(...this.responses.splice(0));
-      if (this.pendingTools.size === 0) break;
+      if (this.pendingTools.size === 0 && !this.answerDue) break;
     }
+    this.pendingTools.clear();
+    this.answerDue = false;
     // An agent that hangs up right after speaking (its end_call tool) sends the close frame in the same breath:
     // one turn of the event loop lets it land, so this turn already reports the end.
     await new Promise((r) => setImmediate(r));

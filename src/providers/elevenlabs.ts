@@ -1,18 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Clock } from '../lib/clock.js';
-import { nodeHttpFetch, type HttpFetch } from '../lib/llm-client.js';
+import { nodeHttpFetch, type HttpFetch } from '../lib/http.js';
 import type { ToolCall, TranscriptEntry } from '../engine/types.js';
-import { configWithDefaults, type ResolvedProviderConfigs } from './configs.js';
+import { configWithDefaults, type ResolvedConfigs } from './configs.js';
 import { ConvaiSocket, type InitData } from './elevenlabs-socket.js';
-import { closeSignal, createJsonClient, decode, parseMaybeJson, validateWithGet, type ErrorReader, type JsonClient } from './http-json.js';
-import { ProviderError, type AgentReply, type ProviderAdapter, type ProviderSession } from './types.js';
+import { closeSignal } from './session-close.js';
+import { createJsonClient, type ErrorReader, type JsonClient } from './http-json.js';
+import { decode, parseMaybeJson } from './json-values.js';
+import { validateWithGet } from './credential-check.js';
+import { ProviderError, type AgentReply, type ProviderAdapter, type ProviderSession } from '../engine/provider.js';
 
-// provider_6: ElevenLabs Agents (providers.md §6). A signed URL opens the conversation websocket in text-only
+// ElevenLabs Agents. A signed URL opens the conversation websocket in text-only
 // mode (elevenlabs-socket.ts); after the conversation the stored record (GET /v1/convai/conversations/{id}) is
 // polled until `done`: it carries the arguments and results of server-side tools, which the socket only names,
 // and the charges. `region` picks the API host (configWithDefaults).
 
-type ElevenLabsConfig = ResolvedProviderConfigs['provider_6'];
+type ElevenLabsConfig = ResolvedConfigs['elevenlabs'];
 
 export interface ElevenLabsAdapterDeps {
   fetch?: HttpFetch;
@@ -20,6 +23,8 @@ export interface ElevenLabsAdapterDeps {
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
   /** How long greeting() waits for an opening line when the agent's first message could not be looked up. */
   greetingGraceMs?: number;
+  /** How long a turn with an unanswered tool event waits for something new before it ends. */
+  toolSettleMs?: number;
 }
 
 /** {"detail":{"status":"invalid_api_key","message":"Invalid API key"}}, {"detail":[{loc,msg,type}]} or {"detail":"…"}. */
@@ -49,7 +54,11 @@ const Conversation = Type.Object({
   }))),
   metadata: Type.Optional(Type.Object({
     cost: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-    charging: Type.Optional(Type.Union([Type.Object({ llm_price: Type.Optional(Type.Union([Type.Number(), Type.Null()])) }), Type.Null()])),
+    cost_fiat: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    charging: Type.Optional(Type.Union([Type.Object({
+      llm_price: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+      platform_price: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    }), Type.Null()])),
   })),
 });
 type ConversationRecord = Static<typeof Conversation>;
@@ -140,10 +149,16 @@ class ElevenLabsSession implements ProviderSession {
     }
   }
 
-  /** ElevenLabs reports the LLM price in USD; the platform's own charge is in credits and is not converted. */
+  /**
+   * `cost_fiat` is the conversation's total in USD (LLM and platform); without it, the two USD parts added up.
+   * `cost` is in credits and never used.
+   */
   costUsd(): number | null {
-    const p = this.record?.metadata?.charging?.llm_price;
-    return typeof p === 'number' ? p : null;
+    const m = this.record?.metadata;
+    if (typeof m?.cost_fiat === 'number') return m.cost_fiat;
+    const llm = m?.charging?.llm_price;
+    const platform = m?.charging?.platform_price;
+    return typeof llm === 'number' && typeof platform === 'number' ? Math.round((llm + platform) * 1e8) / 1e8 : null;
   }
 
   /** Fills in server-tool arguments and results from the record; adds tool calls the socket never showed. */
@@ -159,6 +174,7 @@ class ElevenLabsSession implements ProviderSession {
         const r = byId.get(c.id);
         if (!r) continue;
         seen.add(c.id);
+        if (!c.name) c.name = r.name;
         if (c.arguments === null) c.arguments = r.arguments;
         if (c.result === null) c.result = r.result;
       }
@@ -192,9 +208,9 @@ function initData(cfg: ElevenLabsConfig): InitData {
 
 export function createElevenLabsAdapter(deps: ElevenLabsAdapterDeps = {}): ProviderAdapter {
   return {
-    provider: 'provider_6',
+    platform: 'elevenlabs',
     async openSession({ config, signal, clock }) {
-      const cfg = configWithDefaults('provider_6', config as Record<string, unknown>);
+      const cfg = configWithDefaults('elevenlabs', config as Record<string, unknown>);
       const client = elevenLabsClient(cfg, clock, deps);
       const agentPath = `/v1/convai/agents/${encodeURIComponent(cfg.agent_id)}`;
       const signed = decode(SignedUrl, await client.request('GET', `/v1/convai/conversation/get-signed-url?agent_id=${encodeURIComponent(cfg.agent_id)}`, { signal }), 'signed URL');
@@ -208,15 +224,13 @@ export function createElevenLabsAdapter(deps: ElevenLabsAdapterDeps = {}): Provi
           if (signal.aborted || (err instanceof ProviderError && err.kind === 'invalid_credentials')) throw err;
         }
       }
-      const socket = await ConvaiSocket.open(signed.signed_url, initData(cfg), cfg.client_tool_results ?? {}, signal);
+      const socket = await ConvaiSocket.open(signed.signed_url, initData(cfg), cfg.client_tool_results ?? {}, signal, deps.toolSettleMs);
       return new ElevenLabsSession(socket, client, cfg, clock, greets, deps.greetingGraceMs ?? 2000);
     },
     validate(config, opts) {
-      const cfg = configWithDefaults('provider_6', config as Record<string, unknown>);
+      const cfg = configWithDefaults('elevenlabs', config as Record<string, unknown>);
       // Which status ElevenLabs uses for an unknown agent is not documented: both 404 and 422 mean not found.
       return validateWithGet(elevenLabsClient(cfg, opts.clock, deps), `/v1/convai/agents/${encodeURIComponent(cfg.agent_id)}`, { ...opts, notFound: [404, 422] });
     },
   };
 }
-
-export const elevenLabsAdapter: ProviderAdapter = createElevenLabsAdapter();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { genericErrorBody, redact } from './http-json.js';
+import { genericErrorBody } from './http-json.js';
+import { redact } from './json-values.js';
 
 describe('provider HTTP helpers', () => {
   it('redacts JWTs (whole or cut short) and the given secrets from provider messages', () => {

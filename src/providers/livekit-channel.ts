@@ -1,4 +1,4 @@
-// The media/text layer of the provider_2 adapter, kept behind a small interface so everything above it (rooms,
+// The media/text layer of the LiveKit adapter, kept behind a small interface so everything above it (rooms,
 // dispatch, the reply logic) is testable without a LiveKit server. The real implementation joins the room with
 // @livekit/rtc-node (a native WebRTC stack); tests substitute an in-memory channel (test/fakes/livekit.ts).
 

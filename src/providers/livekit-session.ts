@@ -2,7 +2,8 @@ import type { Clock } from '../lib/clock.js';
 import type { ToolCall } from '../engine/types.js';
 import { Inbox } from './inbox.js';
 import type { LiveKitInbound, LiveKitTextChannel } from './livekit-channel.js';
-import { ProviderError, type AgentReply, type ProviderSession } from './types.js';
+import { ProviderError, type AgentReply, type ProviderSession } from '../engine/provider.js';
+import { costForDuration } from './config-kit.js';
 
 // One provider_2 conversation once the room exists and the agent is in it: tester lines go out on the input
 // topic, the agent's text streams come back on the output topic. LiveKit has no "reply done" message, so a
@@ -177,8 +178,6 @@ export class LiveKitSession implements ProviderSession {
   }
 
   costUsd(): number | null {
-    if (this.opts.costPerMinuteUsd === null) return null;
-    const minutes = ((this.closedAt ?? this.opts.clock.now()) - this.openedAt) / 60_000;
-    return Math.round(minutes * this.opts.costPerMinuteUsd * 1e6) / 1e6;
+    return costForDuration(this.opts.costPerMinuteUsd, (this.closedAt ?? this.opts.clock.now()) - this.openedAt);
   }
 }

@@ -1,15 +1,15 @@
 import { AccessToken, type VideoGrant } from 'livekit-server-sdk';
 import type { Clock } from '../lib/clock.js';
-import type { HttpFetch } from '../lib/llm-client.js';
+import type { HttpFetch } from '../lib/http.js';
 import { callJson, genericErrorBody, requestJson, type JsonRequest } from './http-json.js';
-import { withRetry } from './retry.js';
-import { ProviderError } from './types.js';
+import { withRetry } from '../lib/retry.js';
+import { ProviderError } from '../engine/provider.js';
 
-// LiveKit's server API: Twirp over HTTP (providers.md §2). Requests are `POST {base}/twirp/livekit.<Service>/<Method>`
+// LiveKit's server API: Twirp over HTTP. Requests are `POST {base}/twirp/livekit.<Service>/<Method>`
 // with a JSON body and `Authorization: Bearer <JWT>`, the JWT signed by livekit-server-sdk's AccessToken with
 // the API secret and carrying only the grant the method needs. We do not use the SDK's RoomServiceClient:
 // it calls the global fetch without our abort signal and fails over between regions with its own backoff,
-// which would multiply with the retry policy of decisions §9.
+// which would multiply with our retries (SDK-level retries stay off so that attempts never multiply).
 
 /** Lifetime of the server-API tokens; the SDK's default (LN ServiceBase). */
 const SERVER_TOKEN_TTL = '10m';

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../lib/clock.js';
-import { nodeHttpFetch, type HttpFetch } from '../lib/llm-client.js';
-import { configWithDefaults, type ResolvedProviderConfigs } from './configs.js';
-import { validateWith } from './http-json.js';
+import { nodeHttpFetch, type HttpFetch } from '../lib/http.js';
+import { configWithDefaults, type ResolvedConfigs } from './configs.js';
+import { validateWith } from './credential-check.js';
 import { rtcNodeChannelFactory, type LiveKitChannelFactory, type LiveKitTextChannel } from './livekit-channel.js';
 import { LiveKitSession } from './livekit-session.js';
 import { TwirpClient } from './livekit-twirp.js';
-import { ProviderError, type ProviderAdapter, type ProviderSession, type ValidateResult } from './types.js';
+import { ProviderError, type ProviderAdapter, type ProviderSession, type ValidateResult } from '../engine/provider.js';
 
-// provider_2: LiveKit + LiveKit Agents (providers.md §2). Per conversation: CreateRoom, CreateDispatch of the
+// LiveKit + LiveKit Agents. Per conversation: CreateRoom, CreateDispatch of the
 // agent by name (explicit dispatch), join as the simulated user and talk over text streams, DeleteRoom at the
 // end (also on cancel and on a failed start), so no room outlives its conversation.
 
-type Cfg = ResolvedProviderConfigs['provider_2'];
+type Cfg = ResolvedConfigs['livekit'];
 
 /** Seconds an empty room survives: if Rehearsal dies before DeleteRoom, LiveKit reaps the room itself. */
 const EMPTY_TIMEOUT_S = 60;
@@ -51,7 +51,7 @@ export function createLiveKitAdapter(deps: LiveKitAdapterOptions = {}): Provider
     new TwirpClient({ baseUrl: cfg.base_url, apiKey: cfg.api_key, apiSecret: cfg.api_secret, fetch: fetchImpl, clock, retrySchedule: deps.retrySchedule });
 
   async function openSession({ config, scenarioRunId, signal, clock }: Parameters<ProviderAdapter['openSession']>[0]): Promise<ProviderSession> {
-    const cfg = configWithDefaults('provider_2', config as Record<string, unknown>);
+    const cfg = configWithDefaults('livekit', config as Record<string, unknown>);
     const twirp = twirpFor(cfg, clock);
     const room = `${cfg.room_prefix}${scenarioRunId}-${randomBytes(3).toString('hex')}`;
     let roomCreated = false;
@@ -101,7 +101,7 @@ export function createLiveKitAdapter(deps: LiveKitAdapterOptions = {}): Provider
   }
 
   async function validate(config: unknown, opts: { signal: AbortSignal; clock: Clock }): Promise<ValidateResult> {
-    const cfg = configWithDefaults('provider_2', config as Record<string, unknown>);
+    const cfg = configWithDefaults('livekit', config as Record<string, unknown>);
     return validateWith(opts, async (signal) => {
       const res = (await twirpFor(cfg, opts.clock).listRooms(signal)) as { rooms?: unknown } | null;
       if (!res || typeof res !== 'object') throw new ProviderError('provider_error', 'unexpected ListRooms answer (not a JSON object)');
@@ -113,7 +113,5 @@ export function createLiveKitAdapter(deps: LiveKitAdapterOptions = {}): Provider
     });
   }
 
-  return { provider: 'provider_2', openSession, validate };
+  return { platform: 'livekit', openSession, validate };
 }
-
-export const liveKitAdapter: ProviderAdapter = createLiveKitAdapter();

@@ -4,7 +4,7 @@ import { FakeClock } from '../../test/fakes/fake-clock.js';
 import { startFakeAgent, type FakeOpenAiServer, type WireMessage } from '../../test/fakes/openai-agent.js';
 import type { ScenarioSpec } from '../engine/types.js';
 import { createOpenAiCompatibleAdapter, MAX_TOOL_ROUNDS } from './openai-compatible.js';
-import { ProviderError, conversationTimeoutMs } from './types.js';
+import { ProviderError, conversationTimeoutMs } from '../engine/provider.js';
 
 const scenario: ScenarioSpec = {
   id: 's1', name: 'S', persona: null, goal: null, instructions: null, opening_message: null,
@@ -27,7 +27,10 @@ describe('openai-compatible session', () => {
   it('keeps the history, sends the system prompt, and has no greeting', async () => {
     const s = await open({ ...baseConfig(), system_prompt: 'You are a receptionist.', temperature: 0.1, extra_headers: { 'x-team': 'qa' } });
     expect(await s.greeting(signal)).toBeNull();
-    expect(await s.send('first', signal)).toEqual({ content: 'You said: first', tool_calls: [], ended: false });
+    const first = await s.send('first', signal);
+    expect(first).toEqual({ content: 'You said: first', tool_calls: [], ended: false, timing: { overhead_ms: expect.any(Number), lag_ms: expect.any(Number) } });
+    // timed on the timing thread: the engine subtracts what was ours from the turn's latency
+    expect(first.timing!.overhead_ms).toBeGreaterThanOrEqual(0);
     await s.send('second', signal);
     const last = agent.chatRequests()[1];
     expect(last.headers['x-team']).toBe('qa');
@@ -105,6 +108,34 @@ describe('openai-compatible session', () => {
   });
 });
 
+describe('openai-compatible legacy function_call and arguments as sent', () => {
+  it('a legacy function_call is one tool call answered from tool_mocks with a function message, then the text', async () => {
+    agent.setReply((messages) => {
+      const last = messages[messages.length - 1];
+      if (last.role === 'function') return `Order ${JSON.parse(last.content ?? '{}').status}.`;
+      return { content: null, function_call: { name: 'lookup_order', arguments: '{"order_id":"A-17"}' } };
+    });
+    const s = await open({ ...baseConfig(), tool_mocks: { lookup_order: { status: 'shipped' } } });
+    expect(await s.send('Where is A-17?', signal)).toEqual({
+      content: 'Order shipped.', ended: false, timing: expect.any(Object),
+      tool_calls: [{ id: 'function_call_1', name: 'lookup_order', arguments: { order_id: 'A-17' }, result: { status: 'shipped' } }],
+    });
+    const second = agent.chatRequests()[1].body!.messages.slice(-2);
+    expect(second).toEqual([
+      { role: 'assistant', content: null, function_call: { name: 'lookup_order', arguments: '{"order_id":"A-17"}' } },
+      { role: 'function', name: 'lookup_order', content: '{"status":"shipped"}' },
+    ]);
+  });
+
+  it('tool arguments null are recorded as null, not {}', async () => {
+    agent.setReply((messages) => (messages[messages.length - 1].role === 'tool' ? 'Done.' : { content: null, tool_calls: [{ id: 'call_n', name: 'ping', arguments: null }] }));
+    const s = await open({ ...baseConfig(), tool_mocks: { ping: 'pong' } });
+    expect((await s.send('Ping it', signal)).tool_calls).toEqual([{ id: 'call_n', name: 'ping', arguments: null, result: 'pong' }]);
+    agent.setReply((messages) => (messages[messages.length - 1].role === 'function' ? 'Done.' : { content: null, function_call: { name: 'ping', arguments: null } }));
+    expect((await s.send('Again', signal)).tool_calls).toEqual([{ id: 'function_call_1', name: 'ping', arguments: null, result: 'pong' }]);
+  });
+});
+
 describe('openai-compatible validate', () => {
   const v = (config: Record<string, unknown>) => adapter.validate(config, { signal, clock: systemClock });
 
@@ -119,9 +150,19 @@ describe('openai-compatible validate', () => {
     expect(r.message).toMatch(/^provider: 401 Incorrect API key/);
   });
 
-  it('maps 404 to not_found and other statuses to provider_error', async () => {
-    agent.inject('not_found', { on: 'models' });
-    expect((await v(baseConfig())).details.error_code).toBe('not_found');
+  it('a server without GET /models: valid but not verified, and no completion is sent', async () => {
+    await agent.close();
+    agent = await startFakeAgent({ models: null });
+    const r = await v(baseConfig());
+    expect(r).toEqual({
+      valid: true,
+      message: 'not verified: the endpoint has no model list (GET /models answered 404); the API key and model are proven by the first run',
+      details: { status: 404, verified: false, not_checked: ['api_key', 'model'] },
+    });
+    expect(agent.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/models']);
+  });
+
+  it('maps other statuses to provider_error', async () => {
     agent.inject('server_error', { on: 'models', status: 503 });
     expect((await v(baseConfig())).details).toEqual({ error_code: 'provider_error', status: 503 });
   });

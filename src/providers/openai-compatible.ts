@@ -1,10 +1,12 @@
 import type { Clock } from '../lib/clock.js';
-import { createLlmClient, errorFromResponse, LlmError, networkError, nodeHttpFetch, type ChatMessage, type HttpFetch, type LlmClient } from '../lib/llm-client.js';
+import { createLlmClient, errorFromResponse, LlmError, networkError, type ChatMessage, type LlmClient } from '../lib/llm-client.js';
+import type { HttpFetch } from '../lib/http.js';
+import { threadFetch, WireMeter, type TimedFetch } from '../lib/http-thread.js';
 import type { ToolCall } from '../engine/types.js';
-import { statusFailure, validateFailure, validateWith } from './http-json.js';
-import { ProviderError, type AgentReply, type ProviderAdapter, type ProviderSession, type ValidateResult } from './types.js';
+import { statusFailure, validateFailure, validateWith } from './credential-check.js';
+import { ProviderError, type AgentReply, type ProviderAdapter, type ProviderSession, type ValidateResult } from '../engine/provider.js';
 
-// provider_4: any OpenAI Chat Completions endpoint (providers.md §5). The API is stateless, so the session
+// Any OpenAI Chat Completions endpoint. The API is stateless, so the session
 // is our own message array, and since the endpoint never executes tools we answer them from `tool_mocks`.
 
 export interface OpenAiCompatibleConfig {
@@ -54,7 +56,7 @@ class OpenAiCompatibleSession implements ProviderSession {
   private outputTokens = 0;
   private closed = false;
 
-  constructor(private readonly cfg: OpenAiCompatibleConfig, private readonly client: LlmClient) {
+  constructor(private readonly cfg: OpenAiCompatibleConfig, private readonly client: LlmClient, private readonly meter: WireMeter) {
     if (cfg.system_prompt) this.messages.push({ role: 'system', content: cfg.system_prompt });
     this.tools = toWireTools(cfg.tools);
   }
@@ -66,10 +68,11 @@ class OpenAiCompatibleSession implements ProviderSession {
   async send(text: string, signal: AbortSignal): Promise<AgentReply> {
     if (this.closed) throw new ProviderError('provider_error', 'session already closed');
     this.messages.push({ role: 'user', content: text });
+    this.meter.take(); // a turn's timing covers its own requests only
     const calls: ToolCall[] = [];
     const said: string[] = [];
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-      let res;
+      let res: Awaited<ReturnType<LlmClient['chat']>>;
       try {
         res = await this.client.chat({
           model: this.cfg.model,
@@ -88,21 +91,34 @@ class OpenAiCompatibleSession implements ProviderSession {
       }
       // Text spoken alongside a tool call ("let me check…") is part of what the caller hears.
       if (res.content && res.content.trim()) said.push(res.content);
+      if (res.tool_calls.length === 0 && res.function_call) {
+        // The legacy form: one call, answered with a `function` message (it has no call id).
+        const fc = res.function_call;
+        const result = this.mockResult(fc.name);
+        calls.push({ id: `function_call_${round + 1}`, name: fc.name, arguments: parseArguments(fc.arguments), result });
+        this.messages.push({ role: 'assistant', content: res.content, function_call: fc });
+        this.messages.push({ role: 'function', name: fc.name, content: typeof result === 'string' ? result : JSON.stringify(result) });
+        continue;
+      }
       if (res.tool_calls.length === 0) {
         this.messages.push({ role: 'assistant', content: res.content ?? '' });
-        return { content: said.join('\n'), tool_calls: calls, ended: false };
+        return { content: said.join('\n'), tool_calls: calls, ended: false, timing: this.meter.take() };
       }
       this.messages.push({ role: 'assistant', content: res.content, tool_calls: res.tool_calls });
       for (const tc of res.tool_calls) {
         const name = tc.function.name;
-        const mocks = this.cfg.tool_mocks ?? {};
-        const result = Object.prototype.hasOwnProperty.call(mocks, name) ? mocks[name] : { error: `no mock configured for tool ${name}` };
+        const result = this.mockResult(name);
         calls.push({ id: tc.id, name, arguments: parseArguments(tc.function.arguments), result });
         // A string mock already is the text the tool returns; anything else travels as JSON.
         this.messages.push({ role: 'tool', tool_call_id: tc.id, content: typeof result === 'string' ? result : JSON.stringify(result) });
       }
     }
     throw new ProviderError('provider_error', `agent kept calling tools for ${MAX_TOOL_ROUNDS} rounds without answering`);
+  }
+
+  private mockResult(name: string): unknown {
+    const mocks = this.cfg.tool_mocks ?? {};
+    return Object.prototype.hasOwnProperty.call(mocks, name) ? mocks[name] : { error: `no mock configured for tool ${name}` };
   }
 
   async close(): Promise<void> {
@@ -131,33 +147,42 @@ async function validate(cfg: OpenAiCompatibleConfig, opts: { signal: AbortSignal
       const res = await fetchImpl(`${cfg.base_url.replace(/\/+$/, '')}/models`, { headers: headersFor(cfg), signal });
       const text = await res.text();
       if (res.ok) return { valid: true, message: 'credentials accepted', details: { status: res.status } };
+      if (res.status === 404) {
+        // Many compatible servers have no model list. Nothing else proves key and model without a billed
+        // completion, so the first run does.
+        return {
+          valid: true,
+          message: 'not verified: the endpoint has no model list (GET /models answered 404); the API key and model are proven by the first run',
+          details: { status: 404, verified: false, not_checked: ['api_key', 'model'] },
+        };
+      }
       const err = new ProviderError('provider_error', errorFromResponse(res.status, text, null, res.statusText).detail, { status: res.status });
       // Status only, no provider_code: this check's details have never carried OpenAI's error codes.
-      return statusFailure(res.status, err.message, [404]);
+      return statusFailure(res.status, err.message, []);
     },
     // Any failure before an HTTP answer is the endpoint not being reachable.
     (err) => validateFailure('unreachable', `provider: ${networkError(err).detail}`),
   );
 }
 
-export function createOpenAiCompatibleAdapter(deps: { fetch?: HttpFetch; retrySchedule?: readonly number[] } = {}): ProviderAdapter {
-  const fetchImpl = deps.fetch ?? nodeHttpFetch;
+/** Agent requests go through the timing thread by default, so our own load does not count as the agent's latency. */
+export function createOpenAiCompatibleAdapter(deps: { fetch?: TimedFetch; retrySchedule?: readonly number[] } = {}): ProviderAdapter {
+  const fetchImpl: TimedFetch = deps.fetch ?? threadFetch;
   return {
-    provider: 'provider_4',
+    platform: 'openai_compatible',
     async openSession({ config, clock }) {
       const cfg = config as OpenAiCompatibleConfig;
+      const meter = new WireMeter(fetchImpl);
       const client = createLlmClient({
         baseUrl: cfg.base_url,
         apiKey: cfg.api_key ?? null,
         clock,
-        fetch: fetchImpl,
+        fetch: meter.fetch,
         headers: cfg.extra_headers,
         retrySchedule: deps.retrySchedule,
       });
-      return new OpenAiCompatibleSession(cfg, client);
+      return new OpenAiCompatibleSession(cfg, client, meter);
     },
     validate: (config, opts) => validate(config as OpenAiCompatibleConfig, opts, fetchImpl),
   };
 }
-
-export const openAiCompatibleAdapter: ProviderAdapter = createOpenAiCompatibleAdapter();

@@ -4,9 +4,10 @@ import type { Clock } from '../lib/clock.js';
 import type { ToolCall } from '../engine/types.js';
 import { Inbox } from './inbox.js';
 import { decodeFrame, encodeMessageFrame } from './pipecat-wire.js';
-import { ProviderError, type AgentReply, type ProviderSession } from './types.js';
+import { ProviderError, type AgentReply, type ProviderSession } from '../engine/provider.js';
+import { costForDuration } from './config-kit.js';
 
-// One provider_3 conversation over the bot's websocket, speaking RTVI (docs.pipecat.ai/client/rtvi-standard) inside
+// One Pipecat Cloud conversation over the bot's websocket, speaking RTVI (docs.pipecat.ai/client/rtvi-standard) inside
 // Pipecat protobuf frames. A reply is complete when the bot has said something, its LLM run has stopped
 // (`bot-llm-stopped`), no function call is pending or about to be answered by another LLM run, it is not speaking
 // (`bot-stopped-speaking`, if it spoke at all), and `settleMs` passed without a new event: the RTVI observer sees
@@ -31,7 +32,8 @@ export interface PipecatSessionOptions {
   teardown: () => Promise<void>;
 }
 
-export const RTVI_VERSION = '1.0.0';
+/** The RTVI protocol Rehearsal speaks (the version `@pipecat-ai/client-js` exports); bots on 1.x are read too. */
+export const RTVI_VERSION = '2.1.0';
 const NO_CLIENT_FUNCTION = { error: 'Rehearsal has no client-side implementation of this function' };
 
 class Turn {
@@ -42,7 +44,9 @@ class Turn {
   startedCalls = 0;
   stoppedCalls = 0;
   readonly pendingIds = new Set<string>();
-  readonly outputs: { text: string; by: string }[] = [];
+  readonly outputs: { text: string; by: string; segment?: number }[] = [];
+  /** Set when the bot answered this turn's send-text with `error-response`. */
+  rejected: string | null = null;
   readonly transcriptions: string[] = [];
   llmText = '';
   readonly tools: ToolCall[] = [];
@@ -69,12 +73,23 @@ class Turn {
   }
 }
 
+function errorText(d: Record<string, unknown>): string {
+  const text = typeof d.error === 'string' && d.error ? d.error : typeof d.message === 'string' && d.message ? d.message : '';
+  return text || 'unknown';
+}
+
 export class PipecatSession implements ProviderSession {
   private readonly inbox: Inbox<Inbound>;
   private turn = new Turn();
   private lastActivity = 0;
   private closedBy: { code: number; reason: string } | null = null;
   private botReady = false;
+  /** Major version from bot-ready: 2.x sends each bot-output segment again as its spoken status changes. */
+  private botMajor = 1;
+  /** Requests the bot may answer with error-response, by the id we sent them with. */
+  private readonly requests = new Map<string, string>();
+  /** Non-fatal complaints from the bot (version warnings, failed disconnects, non-fatal errors), kept for diagnosis. */
+  readonly warnings: string[] = [];
   private closing: Promise<void> | null = null;
   private readonly openedAt: number;
   private closedAt: number | null = null;
@@ -106,7 +121,9 @@ export class PipecatSession implements ProviderSession {
   }
 
   sendRtvi(type: string, data?: Record<string, unknown>): void {
-    const msg: RtviMessage = { label: 'rtvi-ai', type, id: randomUUID().slice(0, 8), ...(data === undefined ? {} : { data }) };
+    const id = randomUUID().slice(0, 8);
+    const msg: RtviMessage = { label: 'rtvi-ai', type, id, ...(data === undefined ? {} : { data }) };
+    this.requests.set(id, type);
     this.opts.ws.send(encodeMessageFrame(JSON.stringify(msg)));
   }
 
@@ -131,11 +148,24 @@ export class PipecatSession implements ProviderSession {
     const t = this.turn;
     const text = typeof d.text === 'string' ? d.text : '';
     switch (msg.type) {
-      case 'bot-ready': this.botReady = true; return;
+      case 'bot-ready': {
+        this.botReady = true;
+        const major = Number.parseInt(String(d.version ?? ''), 10);
+        this.botMajor = Number.isFinite(major) ? major : 1;
+        return;
+      }
       case 'bot-llm-started': t.llmRunning = true; t.rerunExpected = false; break;
       case 'bot-llm-stopped': t.llmRunning = false; break;
       case 'bot-llm-text': t.llmText += text; break;
-      case 'bot-output': t.outputs.push({ text, by: String(d.aggregated_by ?? 'sentence') }); break;
+      case 'bot-output': {
+        const by = String(d.aggregated_by ?? 'sentence');
+        // 2.x repeats a segment (same segment_id) as it goes from `new` to `completed`: keep it once.
+        const segment = this.botMajor >= 2 && typeof d.segment_id === 'number' ? d.segment_id : undefined;
+        const seen = segment === undefined ? undefined : t.outputs.find((o) => o.segment === segment);
+        if (seen) seen.text = text || seen.text;
+        else t.outputs.push({ text, by, segment });
+        break;
+      }
       case 'bot-transcription': t.transcriptions.push(text); break;
       case 'bot-started-speaking': t.speaking = true; break;
       case 'bot-stopped-speaking': t.speaking = false; break;
@@ -169,10 +199,21 @@ export class PipecatSession implements ProviderSession {
         break;
       }
       case 'error':
-        if (d.fatal === true) throw new ProviderError('provider_error', `bot error: ${String(d.message ?? 'unknown')}`);
+        // `message` is the pre-2.0 field; only a fatal error ends the session.
+        if (d.fatal === true) throw new ProviderError('provider_error', `bot error: ${errorText(d)}`);
+        this.warnings.push(`error: ${errorText(d)}`);
         return;
-      case 'error-response':
-        throw new ProviderError('provider_error', `bot rejected the message: ${String(d.error ?? 'unknown')}`);
+      case 'error-response': {
+        // The failure of one request. A failed send-text fails its turn; a warning about client-ready (e.g. a
+        // protocol version the bot does not know) or about disconnect-bot leaves the session as it is.
+        const request = msg.id === undefined ? undefined : this.requests.get(msg.id);
+        if (request === 'send-text') {
+          t.rejected = errorText(d);
+          break;
+        }
+        this.warnings.push(`${request ?? 'unknown request'}: ${errorText(d)}`);
+        return;
+      }
       default:
         return; // metrics, user-transcription, server-message, …: not part of the reply
     }
@@ -210,6 +251,10 @@ export class PipecatSession implements ProviderSession {
         await this.inbox.wait(signal, windowMs === null ? null : windowMs - (now - waitStart));
         continue;
       }
+      if (t.rejected !== null) {
+        this.turn = new Turn();
+        throw new ProviderError('provider_error', `bot rejected the message: ${t.rejected}`);
+      }
       const busy = t.llmRunning || t.rerunExpected || t.speaking || t.pending() > 0;
       const quietFor = now - this.lastActivity;
       if (!busy && quietFor >= this.opts.settleMs) return this.take(false);
@@ -239,7 +284,7 @@ export class PipecatSession implements ProviderSession {
       const ws = this.opts.ws;
       if (ws.readyState === ws.OPEN) {
         try {
-          this.sendRtvi('disconnect-bot');
+          this.sendRtvi('disconnect-bot', {}); // as the official client sends it
         } catch {
           // the socket is going away anyway
         }
@@ -251,8 +296,6 @@ export class PipecatSession implements ProviderSession {
   }
 
   costUsd(): number | null {
-    if (this.opts.costPerMinuteUsd === null) return null;
-    const minutes = ((this.closedAt ?? this.opts.clock.now()) - this.openedAt) / 60_000;
-    return Math.round(minutes * this.opts.costPerMinuteUsd * 1e6) / 1e6;
+    return costForDuration(this.opts.costPerMinuteUsd, (this.closedAt ?? this.opts.clock.now()) - this.openedAt);
   }
 }

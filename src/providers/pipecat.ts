@@ -1,18 +1,19 @@
 import WebSocket from 'ws';
 import type { Clock } from '../lib/clock.js';
-import { nodeHttpFetch, type HttpFetch } from '../lib/llm-client.js';
-import { configWithDefaults, type ResolvedProviderConfigs } from './configs.js';
-import { callJson, genericErrorBody, requestJson, validateWith, type CallContext, type JsonRequest } from './http-json.js';
+import { nodeHttpFetch, type HttpFetch } from '../lib/http.js';
+import { configWithDefaults, type ResolvedConfigs } from './configs.js';
+import { callJson, genericErrorBody, requestJson, type CallContext, type JsonRequest } from './http-json.js';
+import { validateWith } from './credential-check.js';
 import { PipecatSession } from './pipecat-session.js';
-import { ProviderError, type ProviderAdapter, type ProviderSession, type ValidateResult } from './types.js';
+import { ProviderError, type ProviderAdapter, type ProviderSession, type ValidateResult } from '../engine/provider.js';
 
-// provider_3: Pipecat Cloud (providers.md §3). Pipecat Cloud has no chat API, so a conversation is a session of
+// Pipecat Cloud. Pipecat Cloud has no chat API, so a conversation is a session of
 // the deployed bot on the websocket transport: `POST /v1/public/{agent}/start` with the public key gives the
 // websocket URL (and, for `websocket_auth = "token"` agents, a one-time token); the bot starts when we connect.
 // Over the socket we speak RTVI in Pipecat's protobuf frames (pipecat-session.ts). At the end we close the socket
 // and, with a private key, stop the session through `DELETE /v1/agents/{agent}/sessions/{id}`.
 
-type Cfg = ResolvedProviderConfigs['provider_3'];
+type Cfg = ResolvedConfigs['pipecat'];
 
 /** Wall-clock guard for the stop request after the conversation's signal is gone; the engine bounds close() itself. */
 const TEARDOWN_TIMEOUT_MS = 5000;
@@ -124,7 +125,7 @@ export function createPipecatAdapter(deps: PipecatAdapterOptions = {}): Provider
   }
 
   async function openSession({ config, signal, clock }: Parameters<ProviderAdapter['openSession']>[0]): Promise<ProviderSession> {
-    const cfg = configWithDefaults('provider_3', config as Record<string, unknown>);
+    const cfg = configWithDefaults('pipecat', config as Record<string, unknown>);
     const started = await start(cfg, clock, signal);
     const teardown = stopper(cfg, started.sessionId, clock);
     let session: PipecatSession | null = null;
@@ -148,7 +149,7 @@ export function createPipecatAdapter(deps: PipecatAdapterOptions = {}): Provider
   }
 
   async function validate(config: unknown, opts: { signal: AbortSignal; clock: Clock }): Promise<ValidateResult> {
-    const cfg = configWithDefaults('provider_3', config as Record<string, unknown>);
+    const cfg = configWithDefaults('pipecat', config as Record<string, unknown>);
     const url = `${cfg.base_url}/v1/agents/${enc(cfg.agent_name)}`;
     return validateWith(opts, async (signal) => {
       if (!cfg.private_api_key) {
@@ -175,7 +176,5 @@ export function createPipecatAdapter(deps: PipecatAdapterOptions = {}): Provider
     });
   }
 
-  return { provider: 'provider_3', openSession, validate };
+  return { platform: 'pipecat', openSession, validate };
 }
-
-export const pipecatAdapter: ProviderAdapter = createPipecatAdapter();

@@ -1,4 +1,4 @@
-import type { ProviderAdapter, ProviderId } from './types.js';
+import { PROVIDER_ID_OF, type ProviderAdapter, type ProviderId } from '../engine/provider.js';
 import { createElevenLabsAdapter } from './elevenlabs.js';
 import { createOpenAiCompatibleAdapter } from './openai-compatible.js';
 import { createRetellAdapter } from './retell.js';
@@ -6,14 +6,15 @@ import { createVapiAdapter } from './vapi.js';
 import { createLiveKitAdapter } from './livekit.js';
 import { createPipecatAdapter } from './pipecat.js';
 
-/** The adapters this build ships, by provider value. */
+/** The adapters this build ships, keyed by the provider value agents are stored with. */
 export function createAdapters(): Partial<Record<ProviderId, ProviderAdapter>> {
-  return {
-    provider_1: createVapiAdapter(),
-    provider_2: createLiveKitAdapter(),
-    provider_3: createPipecatAdapter(),
-    provider_4: createOpenAiCompatibleAdapter(),
-    provider_5: createRetellAdapter(),
-    provider_6: createElevenLabsAdapter(),
-  };
+  const adapters = [
+    createVapiAdapter(),
+    createLiveKitAdapter(),
+    createPipecatAdapter(),
+    createOpenAiCompatibleAdapter(),
+    createRetellAdapter(),
+    createElevenLabsAdapter(),
+  ];
+  return Object.fromEntries(adapters.map((a) => [PROVIDER_ID_OF[a.platform], a]));
 }

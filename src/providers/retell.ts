@@ -1,16 +1,20 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Clock } from '../lib/clock.js';
-import { nodeHttpFetch, type HttpFetch } from '../lib/llm-client.js';
+import { nodeHttpFetch, type HttpFetch } from '../lib/http.js';
+import { threadFetch, WireMeter } from '../lib/http-thread.js';
 import type { ToolCall } from '../engine/types.js';
-import { configWithDefaults, type ResolvedProviderConfigs } from './configs.js';
-import { bestEffort, closeSignal, createJsonClient, decode, parseMaybeJson, validateWithGet, type ErrorReader, type JsonClient } from './http-json.js';
-import { ProviderError, type AgentReply, type ProviderAdapter, type ProviderSession } from './types.js';
+import { configWithDefaults, type ResolvedConfigs } from './configs.js';
+import { bestEffort, closeSignal } from './session-close.js';
+import { createJsonClient, type ErrorReader, type JsonClient } from './http-json.js';
+import { decode, parseMaybeJson } from './json-values.js';
+import { validateWithGet } from './credential-check.js';
+import { ProviderError, type AgentReply, type ProviderAdapter, type ProviderSession } from '../engine/provider.js';
 
-// provider_5: Retell AI Chat API (providers.md §4). create-chat opens the conversation with a chat agent, each
+// Retell AI Chat API. create-chat opens the conversation with a chat agent, each
 // tester line is one create-chat-completion (its answer holds only the new messages, tool invocations and results
 // included), end-chat hangs up (204), and get-chat afterwards carries `chat_cost` in cents.
 
-type RetellConfig = ResolvedProviderConfigs['provider_5'];
+type RetellConfig = ResolvedConfigs['retell'];
 
 export interface RetellAdapterDeps {
   fetch?: HttpFetch;
@@ -61,7 +65,7 @@ class RetellChatSession implements ProviderSession {
   private closed = false;
   private costCents: number | null = null;
 
-  constructor(private readonly client: JsonClient, private readonly chat: Static<typeof ChatResponse>) {}
+  constructor(private readonly client: JsonClient, private readonly chat: Static<typeof ChatResponse>, private readonly meter: WireMeter) {}
 
   async greeting(): Promise<AgentReply | null> {
     // A chat agent that speaks first has its opening line in the new chat's messages.
@@ -71,8 +75,30 @@ class RetellChatSession implements ProviderSession {
 
   async send(text: string, signal: AbortSignal): Promise<AgentReply> {
     if (this.closed) throw new ProviderError('provider_error', 'chat already ended');
-    const raw = await this.client.request('POST', '/create-chat-completion', { body: { chat_id: this.chat.chat_id, content: text }, signal });
-    return { ...readMessages(decode(Completion, raw, 'chat completion').messages), ended: false };
+    this.meter.take(); // a turn's timing covers its own requests only
+    let raw: unknown;
+    try {
+      raw = await this.client.request('POST', '/create-chat-completion', { body: { chat_id: this.chat.chat_id, content: text }, signal });
+    } catch (err) {
+      // The agent may have ended the chat (end_call, end_chat_after_silence_ms): then it is over, not failed.
+      if (!(err instanceof ProviderError) || err.kind === 'invalid_credentials') throw err;
+      const status = await this.status(signal).catch(() => null);
+      if (status === 'ended') return this.meter.stamp({ content: '', tool_calls: [], ended: true });
+      if (status === 'error') throw new ProviderError('provider_error', 'the chat is in error status', { cause: err });
+      throw err;
+    }
+    const reply = readMessages(decode(Completion, raw, 'chat completion').messages);
+    // The completion carries no status; a tool invocation (end_call among them) may have ended the chat.
+    if (!reply.tool_calls.length) return this.meter.stamp({ ...reply, ended: false });
+    const status = await this.status(signal);
+    if (status === 'error') throw new ProviderError('provider_error', 'the chat is in error status');
+    return this.meter.stamp({ ...reply, ended: status === 'ended' });
+  }
+
+  /** `chat_status` from get-chat: ongoing, ended (no new response can be generated) or error. */
+  private async status(signal: AbortSignal): Promise<string | undefined> {
+    const raw = await this.client.request('GET', `/get-chat/${encodeURIComponent(this.chat.chat_id)}`, { signal });
+    return decode(ChatResponse, raw, 'chat').chat_status;
   }
 
   async close(reason: 'completed' | 'canceled' | 'error'): Promise<void> {
@@ -109,10 +135,12 @@ function retellClient(cfg: RetellConfig, clock: Clock, deps: RetellAdapterDeps):
 
 export function createRetellAdapter(deps: RetellAdapterDeps = {}): ProviderAdapter {
   return {
-    provider: 'provider_5',
+    platform: 'retell',
     async openSession({ config, runId, scenarioRunId, signal, clock }) {
-      const cfg = configWithDefaults('provider_5', config as Record<string, unknown>);
-      const client = retellClient(cfg, clock, deps);
+      const cfg = configWithDefaults('retell', config as Record<string, unknown>);
+      // chat turns are sent and timed on the timing thread (lib/http-thread.ts)
+      const meter = new WireMeter(deps.fetch ?? threadFetch);
+      const client = retellClient(cfg, clock, { ...deps, fetch: meter.fetch });
       const body = {
         agent_id: cfg.agent_id,
         ...(cfg.agent_version !== undefined ? { agent_version: cfg.agent_version } : {}),
@@ -120,14 +148,12 @@ export function createRetellAdapter(deps: RetellAdapterDeps = {}): ProviderAdapt
         ...(cfg.dynamic_variables ? { retell_llm_dynamic_variables: cfg.dynamic_variables } : {}),
       };
       const chat = decode(ChatResponse, await client.request('POST', '/create-chat', { body, signal }), 'chat');
-      return new RetellChatSession(client, chat);
+      return new RetellChatSession(client, chat, meter);
     },
     validate(config, opts) {
-      const cfg = configWithDefaults('provider_5', config as Record<string, unknown>);
+      const cfg = configWithDefaults('retell', config as Record<string, unknown>);
       // Retell answers an unknown id with 422 "Cannot find requested asset"; 404 kept for other deployments.
       return validateWithGet(retellClient(cfg, opts.clock, deps), `/get-chat-agent/${encodeURIComponent(cfg.agent_id)}`, { ...opts, notFound: [404, 422] });
     },
   };
 }
-
-export const retellAdapter: ProviderAdapter = createRetellAdapter();

@@ -1,13 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Clock } from '../lib/clock.js';
-import type { HttpFetch } from '../lib/llm-client.js';
+import type { HttpFetch } from '../lib/http.js';
 import type { ScenarioSpec, ToolCall, TranscriptEntry } from '../engine/types.js';
-import { bestEffort, closeSignal, decode, parseMaybeJson, type JsonClient } from './http-json.js';
-import { defaultClassify, type RetryDecision } from './retry.js';
-import { ProviderError, type AgentReply, type ProviderSession } from './types.js';
+import { bestEffort, closeSignal } from './session-close.js';
+import { decode, parseMaybeJson } from './json-values.js';
+import type { JsonClient } from './http-json.js';
+import { defaultClassify, type RetryDecision } from '../lib/retry.js';
+import { ProviderError, type AgentReply, type ProviderSession, type SessionEndReason } from '../engine/provider.js';
 import type { VapiResolvedConfig } from './vapi.js';
 
-// provider_1 voice path (providers.md §1b): `POST /call` places a real call from `phone_number_id` to
+// The Vapi voice path: `POST /call` places a real call from `phone_number_id` to
 // `phone_number`, where the agent under test answers. The caller is a transient Vapi assistant that plays the
 // scenario (its system prompt is built from persona, goal, instructions and script). `GET /call/{id}` is polled
 // until the call has ended; its transcript and metrics are read back.
@@ -56,8 +58,20 @@ const Call = Type.Object({
 });
 export type VapiCall = Static<typeof Call>;
 
-/** The caller's system prompt: everything the scenario says about the simulated caller. */
-export function testerPrompt(s: ScenarioSpec): string {
+export const DEFAULT_VOICE_TESTER_MODEL = 'openai/gpt-4o-mini';
+
+/** How the call ended, from its own record (`endedReason`). */
+export function callEndReason(endedReason: string | undefined): { end_reason: SessionEndReason; answered: boolean } {
+  const r = endedReason ?? '';
+  if (r.startsWith('assistant-ended-call')) return { end_reason: 'tester_ended', answered: true }; // our caller hung up
+  if (r === 'customer-ended-call') return { end_reason: 'agent_ended', answered: true };
+  if (r === 'customer-did-not-answer' || r === 'customer-busy') return { end_reason: 'agent_ended', answered: false };
+  if (r === 'exceeded-max-duration' || r === 'silence-timed-out') return { end_reason: 'timeout', answered: true };
+  return { end_reason: 'error', answered: true };
+}
+
+/** The caller's system prompt: everything the scenario says about the simulated caller, and the run's turn cap. */
+export function testerPrompt(s: ScenarioSpec, maxTurns: number | null = s.max_turns): string {
   const parts = [
     'You are role-playing a caller in a test of a voice agent. Stay in character and never say that this is a test.',
     s.persona && `Who you are: ${s.persona}`,
@@ -65,7 +79,7 @@ export function testerPrompt(s: ScenarioSpec): string {
     s.instructions && `Instructions: ${s.instructions}`,
     s.opening_message && `Open with: "${s.opening_message}"`,
     s.script.length > 0 && `Say these lines in order, one per turn, waiting for the agent to answer each:\n${s.script.map((l, i) => `${i + 1}. ${l}`).join('\n')}`,
-    s.max_turns && `Keep the call to at most ${s.max_turns} of your turns.`,
+    maxTurns && `Keep the call to at most ${maxTurns} of your turns.`,
     'When your goal is reached, your lines run out or the agent cannot help, say goodbye and end the call.',
   ];
   return parts.filter(Boolean).join('\n\n');
@@ -134,13 +148,23 @@ export class VapiCallSession implements ProviderSession {
   private ours: VapiCall | null = null;
   private agentSide: VapiCall | null = null;
   private readonly pollMs: number;
+  private readonly voiceModel: { provider: string; model: string };
+  /** What plays the caller: the transient assistant's model. */
+  readonly testerModel: string;
 
   constructor(
     private readonly client: JsonClient,
     private readonly cfg: VapiResolvedConfig,
-    private readonly ctx: { scenario: ScenarioSpec; runId: string; scenarioRunId: string; clock: Clock; fetch: HttpFetch; pollMs?: number },
+    private readonly ctx: {
+      scenario: ScenarioSpec; runId: string; scenarioRunId: string; clock: Clock; fetch: HttpFetch; pollMs?: number;
+      maxTurns?: number; voiceTesterModel?: string;
+    },
   ) {
     this.pollMs = ctx.pollMs ?? DEFAULT_CALL_POLL_MS;
+    const spec = ctx.voiceTesterModel ?? DEFAULT_VOICE_TESTER_MODEL;
+    const slash = spec.indexOf('/');
+    this.voiceModel = { provider: spec.slice(0, slash), model: spec.slice(slash + 1) };
+    this.testerModel = `vapi:${spec}`;
   }
 
   greeting(signal: AbortSignal): Promise<AgentReply | null> {
@@ -166,8 +190,11 @@ export class VapiCallSession implements ProviderSession {
       assistant: {
         name: 'Rehearsal tester',
         firstMessageMode: 'assistant-waits-for-user', // the agent under test answers the phone and speaks first
-        model: { provider: 'openai', model: 'gpt-4o-mini', messages: [{ role: 'system', content: testerPrompt(scenario) }] },
-        endCallFunctionEnabled: true,
+        // The endCall tool is what lets the caller hang up (Vapi's default tools); without it the call runs to
+        // maxDurationSeconds.
+        model: {
+          ...this.voiceModel, messages: [{ role: 'system', content: testerPrompt(scenario, this.ctx.maxTurns ?? scenario.max_turns) }], tools: [{ type: 'endCall' }],
+        },
         maxDurationSeconds,
         // We own this assistant, so live control needs no credentials on the control URL.
         monitorPlan: { controlEnabled: true, controlAuthenticationEnabled: false },
@@ -188,6 +215,10 @@ export class VapiCallSession implements ProviderSession {
     this.ended = true;
     this.ours = call;
     this.agentSide = await this.findAgentSide(call, signal);
+    const ended = callEndReason(call.endedReason);
+    // nobody picked up: there is no conversation, and that is the agent's doing
+    if (!ended.answered) return { content: '', tool_calls: [], ended: true };
+    if (ended.end_reason === 'error') throw new ProviderError('provider_error', `call ended: ${call.endedReason ?? 'no reason given'}`);
     const transcript = this.transcript();
     const said = transcript.filter((e) => e.role === 'assistant').map((e) => e.content);
     if (transcript.length === 0) throw new ProviderError('provider_error', `call ended (${call.endedReason ?? 'no reason given'}) with no conversation`);
@@ -235,7 +266,12 @@ export class VapiCallSession implements ProviderSession {
     return costs.length ? Math.round(costs.reduce((a, b) => a + b, 0) * 1e8) / 1e8 : null;
   }
 
+  endReason(): SessionEndReason | null {
+    return this.ours ? callEndReason(this.ours.endedReason).end_reason : null;
+  }
+
   transcriptOverride(): TranscriptEntry[] | null {
+    if (this.ours && !callEndReason(this.ours.endedReason).answered) return [];
     const t = this.transcript();
     return t.length > 0 ? t : null;
   }

@@ -1,18 +1,22 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Clock } from '../lib/clock.js';
-import { nodeHttpFetch, type HttpFetch } from '../lib/llm-client.js';
+import { nodeHttpFetch, type HttpFetch } from '../lib/http.js';
+import { threadFetch, WireMeter } from '../lib/http-thread.js';
 import type { ToolCall } from '../engine/types.js';
-import { configWithDefaults, type ResolvedProviderConfigs } from './configs.js';
-import { bestEffort, closeSignal, createJsonClient, decode, parseMaybeJson, validateWithGet, type ErrorReader, type JsonClient } from './http-json.js';
-import { ProviderError, type AgentReply, type ProviderAdapter, type ProviderSession } from './types.js';
+import { configWithDefaults, type ResolvedConfigs } from './configs.js';
+import { bestEffort, closeSignal } from './session-close.js';
+import { createJsonClient, type ErrorReader, type JsonClient } from './http-json.js';
+import { decode, parseMaybeJson } from './json-values.js';
+import { validateWithGet } from './credential-check.js';
+import { ProviderError, type AgentReply, type ProviderAdapter, type ProviderSession } from '../engine/provider.js';
 import { VapiCallSession } from './vapi-call.js';
 
-// provider_1: Vapi (providers.md §1). Text tests go through the Chat API with a session: creating the session is
-// the "create-call" of service-spec §2, one `POST /chat {sessionId, input}` per tester line, and reading the
+// Vapi. Text tests go through the Chat API with a session: creating the session is
+// the conversation's "create-call", one `POST /chat {sessionId, input}` per tester line, and reading the
 // session back at the end is the "get-call" (its cost). `mode: "call"` (or a phone_number) runs a real voice
 // call instead: see vapi-call.ts.
 
-export type VapiResolvedConfig = ResolvedProviderConfigs['provider_1'];
+export type VapiResolvedConfig = ResolvedConfigs['vapi'];
 
 export interface VapiAdapterDeps {
   fetch?: HttpFetch;
@@ -38,8 +42,8 @@ const WireToolCall = Type.Object({
 });
 export type WireToolCall = Static<typeof WireToolCall>;
 
-// Lenient on purpose: the OpenAPI reuses call-transcript shapes for chat user/system messages (providers.md §1a
-// caveat), so text may sit in `content` or in `message`.
+// Lenient on purpose: the OpenAPI reuses call-transcript shapes for chat user/system messages,
+// so text may sit in `content` or in `message`.
 const ChatMessage = Type.Object({
   role: Type.String(),
   content: Type.Optional(Type.Unknown()),
@@ -83,7 +87,7 @@ class VapiChatSession implements ProviderSession {
   private sessionCost: number | null = null;
   private closed = false;
 
-  constructor(private readonly client: JsonClient, private readonly sessionId: string) {}
+  constructor(private readonly client: JsonClient, private readonly sessionId: string, private readonly meter: WireMeter) {}
 
   async greeting(): Promise<AgentReply | null> {
     return null; // the Chat API only ever answers an input
@@ -91,13 +95,14 @@ class VapiChatSession implements ProviderSession {
 
   async send(text: string, signal: AbortSignal): Promise<AgentReply> {
     if (this.closed) throw new ProviderError('provider_error', 'session already closed');
+    this.meter.take(); // a turn's timing covers its own requests only
     const raw = await this.client.request('POST', '/chat', { body: { sessionId: this.sessionId, input: text }, signal });
     const chat = decode(Chat, raw, 'chat response');
     if (typeof chat.cost === 'number') {
       this.chatCost += chat.cost;
       this.sawChatCost = true;
     }
-    return { ...readChatOutput(chat.output ?? []), ended: false };
+    return this.meter.stamp({ ...readChatOutput(chat.output ?? []), ended: false });
   }
 
   /** Ends the session (status "completed", the documented end state) and reads it back for its cost. */
@@ -134,22 +139,24 @@ export function vapiClient(cfg: VapiResolvedConfig, clock: Clock, deps: VapiAdap
 
 export function createVapiAdapter(deps: VapiAdapterDeps = {}): ProviderAdapter {
   return {
-    provider: 'provider_1',
-    async openSession({ config, scenario, scenarioRunId, runId, signal, clock }) {
-      const cfg = configWithDefaults('provider_1', config as Record<string, unknown>);
-      const client = vapiClient(cfg, clock, deps);
-      if (cfg.mode === 'call') return new VapiCallSession(client, cfg, { scenario, runId, scenarioRunId, clock, fetch: deps.fetch ?? nodeHttpFetch, pollMs: deps.callPollMs });
+    platform: 'vapi',
+    async openSession({ config, scenario, scenarioRunId, runId, signal, clock, maxTurns, voiceTesterModel }) {
+      const cfg = configWithDefaults('vapi', config as Record<string, unknown>);
+      // chat turns are sent and timed on the timing thread (lib/http-thread.ts); a voice call keeps its own clock
+      const meter = new WireMeter(deps.fetch ?? threadFetch);
+      const client = vapiClient(cfg, clock, cfg.mode === 'call' ? deps : { ...deps, fetch: meter.fetch });
+      if (cfg.mode === 'call') return new VapiCallSession(client, cfg, {
+        scenario, runId, scenarioRunId, clock, fetch: deps.fetch ?? nodeHttpFetch, pollMs: deps.callPollMs, maxTurns, voiceTesterModel,
+      });
       const body: Record<string, unknown> = { assistantId: cfg.assistant_id, name: `rehearsal ${scenarioRunId}`.slice(0, 40) };
       // Variables are substituted when the session is created and baked into it (Vapi chat/variable-substitution).
       if (cfg.variable_values) body.assistantOverrides = { variableValues: cfg.variable_values };
       const session = decode(Session, await client.request('POST', '/session', { body, signal }), 'session');
-      return new VapiChatSession(client, session.id);
+      return new VapiChatSession(client, session.id, meter);
     },
     validate(config, opts) {
-      const cfg = configWithDefaults('provider_1', config as Record<string, unknown>);
+      const cfg = configWithDefaults('vapi', config as Record<string, unknown>);
       return validateWithGet(vapiClient(cfg, opts.clock, deps), `/assistant/${encodeURIComponent(cfg.assistant_id)}`, { ...opts, notFound: [404] });
     },
   };
 }
-
-export const vapiAdapter: ProviderAdapter = createVapiAdapter();

@@ -3,21 +3,26 @@ import pg from 'pg';
 import { startFakeOpenAi, type FakeOpenAiServer } from '../fakes/openai-agent.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.js';
 import { cliJson, ensureBuilt } from '../cluster/processes.js';
-import { check, pendingEventIds } from './checker.js';
+import { check, deliveryLateness, pendingEventIds } from './checker.js';
 import { ChaosCluster } from './cluster.js';
 import { startChaosPostgres, type ChaosPostgres } from './postgres.js';
-import { FAULTS, injectFault, prng, resilientApi, setUp, type Call } from './workload.js';
+import { deliveryHolder, FAULTS, injectFault, injectQueueFault, prng, QUEUE_FAULTS, resilientApi, setUp, type Call } from './workload.js';
 
 /**
- * Scaled mode under faults (decisions §6, §9, §10, §12): 2 API and 3 worker processes on PostgreSQL while
- * the agents answer slowly, with 429s, 5xx, resets and hangs; workers are SIGKILLed and replaced, one is
- * paused past its lease, PostgreSQL restarts once. Then the invariants are read from the database.
+ * Scaled mode under faults: 2 API and 3 worker processes on PostgreSQL while the agents answer slowly,
+ * with 429s, 5xx, resets and hangs; workers are SIGKILLed and replaced (every other one while it holds a
+ * webhook request the receiver does not answer), one is paused past its lease and its delivery lock,
+ * queue jobs are lost, failed or have their retries spent, PostgreSQL restarts once. Then the
+ * invariants are read from the database, and how late deliveries went out is reported.
  * Not part of `npm test` (it restarts a PostgreSQL server): `npm run test:chaos`, or longer with CHAOS_ITERATIONS.
  */
-const ITERATIONS = Math.max(4, Number(process.env.CHAOS_ITERATIONS ?? 20));
+const ITERATIONS = Math.max(4, Number(process.env.CHAOS_ITERATIONS ?? 40));
 const RUNS_PER_ITERATION = Number(process.env.CHAOS_RUNS ?? 2);
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
 const LEASE_S = 3;
+// a webhook attempt holds its delivery for the 15 s request timeout plus 5 s
+const DELIVERY_LOCK_S = 20;
+const SCHEDULE = [1, 1, 2];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitUntil(what: string, fn: () => Promise<boolean>, timeoutMs: number) {
@@ -52,7 +57,7 @@ describe(`chaos: scaled mode under faults (seed ${SEED}, ${ITERATIONS} iteration
       DATABASE_URL: pgs.url, REHEARSAL_SECRET_KEY: 'chaos-test-secret-0123456789abcdefghij', PORT: '0',
       REHEARSAL_WORKER_LEASE_SECONDS: String(LEASE_S), REHEARSAL_WORKER_CONCURRENCY: '8', REHEARSAL_SCENARIO_CONCURRENCY: '3',
       REHEARSAL_MAX_CONCURRENT_RUNS: '1000', REHEARSAL_RATE_LIMIT_PER_MINUTE: '100000',
-      REHEARSAL_WEBHOOK_ALLOW_PRIVATE: 'true', REHEARSAL_WEBHOOK_RETRY_SCHEDULE: '1,1,2',
+      REHEARSAL_WEBHOOK_ALLOW_PRIVATE: 'true', REHEARSAL_WEBHOOK_RETRY_SCHEDULE: SCHEDULE.join(','),
     };
     cluster = new ChaosCluster(env);
     await cluster.start(2, 3);
@@ -63,12 +68,39 @@ describe(`chaos: scaled mode under faults (seed ${SEED}, ${ITERATIONS} iteration
     const accepted: string[] = [];
     const faults: Record<string, number> = {};
     let pgRestarts = 0;
+    let holderKills = 0;
+    const queueFaults: Record<string, number> = {};
+    // a fresh connection each time: PostgreSQL restarts during the run
+    const withDb = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T | undefined> => {
+      const c = new pg.Client({ connectionString: pgs!.url });
+      c.on('error', () => {});
+      try {
+        await c.connect();
+        return await fn(c);
+      } catch (err) {
+        // expected while PostgreSQL restarts; anything else is a broken fault or query
+        console.log(`chaos: database step failed: ${(err as Error).message}`);
+        return undefined;
+      } finally {
+        await c.end().catch(() => {});
+      }
+    };
     let cancels = 0;
     // late in the run: few kills follow, so a worker that wrongly keeps work after the restart is not
     // rescued by being killed
     const restartAt = Math.floor(ITERATIONS * 0.75);
     const pauseAt = Math.floor(ITERATIONS / 4);
     const t0 = Date.now();
+    /** The receiver leaves the next request to one webhook unanswered; the worker sending it, if one does soon. */
+    const holdingWorker = async () => {
+      receiver!.script(setup.webhooks[Math.floor(rand() * setup.webhooks.length)].path, 'timeout');
+      for (let i = 0; i < 12; i++) {
+        const pid = await withDb((c) => deliveryHolder(c));
+        if (pid !== undefined) return pid;
+        await sleep(250);
+      }
+      return undefined;
+    };
 
     for (let it = 0; it < ITERATIONS; it++) {
       // runs through both API processes in turn
@@ -84,6 +116,9 @@ describe(`chaos: scaled mode under faults (seed ${SEED}, ${ITERATIONS} iteration
       }
       // the receiver fails now and then: deliveries go through the retry schedule
       if (rand() < 0.3) receiver.script(setup.webhooks[Math.floor(rand() * setup.webhooks.length)].path, rand() < 0.5 ? 500 : 'reset');
+      // one queue fault per iteration, in turn
+      const qf = QUEUE_FAULTS[it % QUEUE_FAULTS.length];
+      if (await withDb((c) => injectQueueFault(c, qf))) queueFaults[qf] = (queueFaults[qf] ?? 0) + 1;
       if (it % 4 === 3 && accepted.length > 0) {
         const c = await calls[(it + 1) % 2]('POST', `/runs/${accepted[Math.floor(rand() * accepted.length)]}/cancel`);
         if (c.status === 200) cancels++;
@@ -93,7 +128,12 @@ describe(`chaos: scaled mode under faults (seed ${SEED}, ${ITERATIONS} iteration
         await pgs.restart();
         pgRestarts++;
       } else if (it === pauseAt) {
-        await cluster.pauseRandomWorker(rand, (LEASE_S + 2) * 1000);
+        // past the lease and the delivery lock: its conversations and its delivery are taken over
+        await cluster.pauseRandomWorker(rand, (DELIVERY_LOCK_S + 2) * 1000, await holdingWorker());
+      } else if (it % 2 === 0) {
+        const pid = await holdingWorker();
+        if (pid !== undefined) holderKills++;
+        await cluster.killRandomWorker(rand, pid);
       } else {
         await cluster.killRandomWorker(rand);
       }
@@ -116,12 +156,16 @@ describe(`chaos: scaled mode under faults (seed ${SEED}, ${ITERATIONS} iteration
       })
       .finally(() => watcher.end());
     const deliverMs = await waitUntil('every event to reach its webhooks', async () => (await pendingEventIds(pgs!.url, receiver!.received)) === 0, 300_000);
+    // a delivery whose lost attempt did reach the receiver is still pending until it is sent again
+    await waitUntil('every delivery to settle', async () =>
+      (await withDb(async (c) => (await c.query(`select count(*)::int n from webhook_deliveries where status = 'pending'`)).rows[0].n)) === 0, 120_000);
+    const lateness = await deliveryLateness(pgs.url, SCHEDULE);
 
     const exited = cluster.unexpectedExits();
     const result = await check(pgs.url, accepted, receiver.received);
     const summary = {
       seed: SEED, iterations: ITERATIONS, postgres: pgs.describe, chaos_s: +chaosSeconds.toFixed(1), settle_s: +(settleMs / 1000).toFixed(1), deliver_s: +(deliverMs / 1000).toFixed(1),
-      worker_kills: cluster.kills, worker_pauses: cluster.pauses, pg_restarts: pgRestarts, cancels, faults,
+      worker_kills: cluster.kills, kills_holding_a_delivery: holderKills, worker_pauses: cluster.pauses, pg_restarts: pgRestarts, cancels, faults, queue_faults: queueFaults, ...lateness,
       runs_accepted: accepted.length, ...result.numbers, unexpected_exits: exited.length, violations: result.violations.length,
     };
     console.log(`CHAOS RESULT ${JSON.stringify(summary)}`);
@@ -130,6 +174,8 @@ describe(`chaos: scaled mode under faults (seed ${SEED}, ${ITERATIONS} iteration
     expect(exited).toHaveLength(0);
     expect(accepted.length).toBeGreaterThan(0);
     expect(cluster.kills).toBe(ITERATIONS - 2);
+    // a due attempt goes out within 30 s of its due time, also after a worker died holding it
+    expect(lateness.worst_delivery_lateness_s).toBeLessThanOrEqual(30 + Math.max(...SCHEDULE));
     // the kills did hit conversations in flight, so takeover was exercised
     expect(result.numbers.takenOver).toBeGreaterThan(0);
   }, 600_000 + ITERATIONS * 20_000);

@@ -47,10 +47,19 @@ describe('the chaos checker', () => {
     const hook = randomUUID();
     await c.query(`insert into webhooks (id, org_id, url, events, secret_sealed) values ($1, $2, 'http://127.0.0.1:1/all', '["test_run_completed"]', 'x')`, [hook, org]);
     await c.query(`insert into webhook_events (id, org_id, run_id, event, body) values ($1, $2, $3, 'test_run_completed', '{}')`, [randomUUID(), org, miscounted]);
+    // a delivery left pending, its attempts numbered with a gap, one still in flight, and more requests
+    // received than attempts recorded
+    const ev = randomUUID();
+    const delivery = randomUUID();
+    await c.query(`insert into webhook_events (id, org_id, run_id, event, body) values ($1, $2, $3, 'test_run_completed', '{}')`, [ev, org, tooLong]);
+    await c.query(`insert into webhook_deliveries (id, webhook_id, event_id, event, status, attempt_count) values ($1, $2, $3, 'test_run_completed', 'pending', 2)`, [delivery, hook, ev]);
+    await c.query(`insert into webhook_attempts (id, delivery_id, attempt, trigger, attempted_at, duration_ms, claim_token) values
+      ($1, $3, 1, 'automatic', now(), 5, null), ($2, $3, 3, 'automatic', now() - interval '1 minute', 0, 'w:1')`, [randomUUID(), randomUUID(), delivery]);
     await c.end();
+    const request = { path: '/all', headers: { 'webhook-id': ev }, body: '{}', at: 0 };
 
     const lost = randomUUID();
-    const { violations } = await check(db.url, [miscounted, lost], []);
+    const { violations } = await check(db.url, [miscounted, lost], [request, request, request]);
     const has = (re: RegExp) => expect(violations.some((v) => re.test(v)), `${re} in ${JSON.stringify(violations, null, 1)}`).toBe(true);
     has(new RegExp(`accepted run ${lost} is not in the database`));
     has(new RegExp(`run ${miscounted}: counts 2/0/0 but scenario runs 1/1/0`));
@@ -60,5 +69,10 @@ describe('the chaos checker', () => {
     has(/3 turns, max_turns 2/);
     has(/deliveries to webhook http:\/\/127.0.0.1:1\/all, expected 1/);
     has(/never reached http:\/\/127.0.0.1:1\/all/);
+    has(new RegExp(`delivery ${delivery} is still pending`));
+    has(new RegExp(`delivery ${delivery}: attempts numbered 1,3`));
+    has(new RegExp(`delivery ${delivery}: attempt 3 made before attempt 1`));
+    has(new RegExp(`delivery ${delivery}: attempt 3 still in flight`));
+    has(new RegExp(`delivery ${delivery}: the receiver saw 3 requests, the history has 2 attempts`));
   }, 60_000);
 });

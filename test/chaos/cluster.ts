@@ -35,18 +35,19 @@ export class ChaosCluster {
     return w;
   }
 
-  /** SIGKILL a random worker (no warning, no hand-back) and start a replacement. */
-  async killRandomWorker(rand: () => number) {
-    const i = Math.floor(rand() * this.workers.length);
+  /** SIGKILL a random worker, or the one with this pid (no warning, no hand-back), and start a replacement. */
+  async killRandomWorker(rand: () => number, pid?: number) {
+    const chosen = this.workers.findIndex((w) => w.child.pid === pid);
+    const i = chosen >= 0 ? chosen : Math.floor(rand() * this.workers.length);
     const [victim] = this.workers.splice(i, 1);
     await victim.kill('SIGKILL');
     this.kills++;
     await this.startWorker();
   }
 
-  /** SIGSTOP a random worker for longer than its lease, then SIGCONT: it wakes up holding stale work. */
-  async pauseRandomWorker(rand: () => number, ms: number) {
-    const w = this.workers[Math.floor(rand() * this.workers.length)];
+  /** SIGSTOP a random worker (or the one with this pid) for `ms`, then SIGCONT: it wakes up holding stale work. */
+  async pauseRandomWorker(rand: () => number, ms: number, pid?: number) {
+    const w = this.workers.find((x) => x.child.pid === pid) ?? this.workers[Math.floor(rand() * this.workers.length)];
     w.child.kill('SIGSTOP');
     this.pauses++;
     await new Promise((r) => setTimeout(r, ms));

@@ -104,3 +104,28 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Faults in the queue itself, as a dead worker or an exhausted job leaves it: the rows must still be
+ * worked off (the sweepers). Applied with SQL to pg-boss's table; returns what was done, for the tally.
+ */
+export type QueueFault = 'spend_retries' | 'lose_scenario_job' | 'fail_scenario_job' | 'fail_delivery_job';
+export const QUEUE_FAULTS: QueueFault[] = ['spend_retries', 'lose_scenario_job', 'fail_scenario_job', 'fail_delivery_job'];
+
+export async function injectQueueFault(db: { query(text: string): Promise<unknown> }, fault: QueueFault): Promise<QueueFault> {
+  const some = (name: string, state: string) => `id in (select id from pgboss.job where name = '${name}' and state = '${state}' limit 2)`;
+  switch (fault) {
+    case 'spend_retries': await db.query(`update pgboss.job set retry_count = retry_limit where state in ('created', 'retry', 'active')`); break;
+    // fetched by a worker that died before claiming: pg-boss would hand it out again only after expiry
+    case 'lose_scenario_job': await db.query(`update pgboss.job set state = 'active', started_on = now() where ${some('scenario-run', 'created')}`); break;
+    case 'fail_scenario_job': await db.query(`update pgboss.job set state = 'failed', completed_on = now() where ${some('scenario-run', 'created')}`); break;
+    case 'fail_delivery_job': await db.query(`update pgboss.job set state = 'failed', completed_on = now() where ${some('webhook-delivery', 'created')}`); break;
+  }
+  return fault;
+}
+
+/** The pid of a worker holding a webhook delivery right now (from its attempt lock token), if any. */
+export async function deliveryHolder(db: { query(text: string): Promise<{ rows: any[] }> }): Promise<number | undefined> {
+  const { rows } = await db.query(`select lock_token from webhook_deliveries where locked_until > now() and lock_token is not null limit 1`);
+  return rows[0] ? Number(String(rows[0].lock_token).split('-')[0]) : undefined;
+}

@@ -19,9 +19,12 @@ describe('rehearsal demo', () => {
     const out = io.stdout;
     expect(out).toMatch(/^Rehearsal demo: /);
     expect(out).toContain(`data dir   ${dir}`);
-    expect(out).toMatch(/service    http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
-    expect(out).toMatch(/judge      deterministic checks \+ a rule-based demo judge/);
+    expect(out).toMatch(/service {4}http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
+    expect(out).toMatch(/judge {6}deterministic checks \+ a rule-based demo judge/);
     expect(out).toMatch(/^Run TR-1 started: 20 scenarios/m);
+    // the run itself says its grades are the demo's keyword rules, and nothing else stands in the way
+    expect(out).toMatch(/^Run TR-1 started: .*\n  warning: the judge is Rehearsal's rule-based demo judge: its grades are keyword rules written for the sample agent/m);
+    expect(out.match(/^ {2}warning: /gm)).toHaveLength(1);
 
     const table = out.slice(out.indexOf('#   Scenario'));
     expect(table).toMatch(/^#\s+Scenario\s+Verdict\s+Score\s+First unmet criterion$/m);
@@ -37,6 +40,7 @@ describe('rehearsal demo', () => {
     expect(out).toMatch(/^Metrics: first response \d+ ms avg · turn \d+ ms avg \(p50 \d+ ms, p95 \d+ ms\) · [\d.]+ turns avg/m);
     expect(out).toContain(`npx rehearsal serve --data-dir ${dir}`);
     expect(out).toMatch(/K=sk_live_[A-Za-z0-9]{40}/);
+    expect(out).toMatch(/open the dashboard at http:\/\/127\.0\.0\.1:3000\/ and sign in with the API key sk_live_/);
     // not a terminal: progress comes as plain lines on stderr
     expect(io.stderr).toMatch(/^TR-1 completed: 20\/20 done · 17 passed · 3 failed · 0 errors$/m);
     expect(fs.existsSync(path.join(dir, 'pgdata'))).toBe(true);

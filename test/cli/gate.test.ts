@@ -7,7 +7,7 @@ import { registerClientCommands } from '../../src/cli/commands.js';
 import { runGate, type GateOptions } from '../../src/cli/gate.js';
 import { RehearsalClient } from '../../src/client/index.js';
 import { startDemoJudge, type DemoJudge } from '../../src/demo/demo-judge.js';
-import { startSampleAgent, type SampleAgent } from '../../src/demo/sample-agent.js';
+import { SAMPLE_AGENT_TOOL_ALIASES, startSampleAgent, type SampleAgent } from '../../src/demo/sample-agent.js';
 import { startFakeOpenAi, type FakeOpenAiServer } from '../fakes/openai-agent.js';
 import { injectFetch } from '../client/inject-fetch.js';
 import { createTestContext, type TestContext } from '../harness.js';
@@ -33,7 +33,7 @@ describe('rehearsal run (the CI gate) against a running service', () => {
       env: { REHEARSAL_LLM_BASE_URL: judge.baseUrl, REHEARSAL_LLM_API_KEY: judge.apiKey, REHEARSAL_JUDGE_MODEL: judge.model },
     });
     client = new RehearsalClient({ baseUrl: URL, apiKey: t.key, fetch: injectFetch(t.app) });
-    await client.agents.create({ provider: 'provider_4', name: 'Ava', config: agent.config });
+    await client.agents.create({ provider: 'provider_4', name: 'Ava', config: agent.config, tool_aliases: SAMPLE_AGENT_TOOL_ALIASES });
     await client.agents.create({ provider: 'provider_4', name: 'Wrong key', config: { ...agent.config, api_key: 'sk-wrong' } });
     await client.agents.create({ provider: 'provider_4', name: 'Hangs', config: { base_url: hanging.baseUrl, model: 'm', api_key: 'sk-test' } });
     const library = (await client.scenarios.list({ limit: 100 })).scenarios;
@@ -52,10 +52,10 @@ describe('rehearsal run (the CI gate) against a running service', () => {
     const r = await gate({ agent: 'ava', mode: 'demo', maxScenarios: '3', maxTurns: '10', minPassRate: '80', json: true, junit });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ status: 'completed', total_scenarios: 3, passed_count: 3, pass_rate: 100, max_turns: 10, gate: { min_pass_rate: 80, passed: true, exit_code: 0 } });
+    expect(out).toMatchObject({ status: 'completed', total_scenarios: 3, passed_count: 3, pass_rate: 100, max_turns: 10, gate: { min_pass_rate: 80, min_coverage: 90, strict_pass_rate: 100, coverage: 100, passed: true, reason: 'met', exit_code: 0 } });
     expect(out.results).toHaveLength(3);
     expect(out.results[0]).toMatchObject({ status: 'passed', passed: true, score: 1, unmet_criteria: [] });
-    expect(r.stderr).toMatch(/PASSED: pass rate 100% meets the minimum of 80%/);
+    expect(r.stderr).toMatch(/PASSED: strict pass rate 100% meets the minimum of 80% with coverage 100%/);
     const xml = parseXml(fs.readFileSync(junit, 'utf8'));
     expect(xml.name).toBe('testsuites');
     expect(xml.attrs).toMatchObject({ tests: '3', failures: '0', errors: '0' });
@@ -72,7 +72,7 @@ describe('rehearsal run (the CI gate) against a running service', () => {
     expect(r.stdout).toMatch(/Escalation: caller demands a manager.*FAIL\s+0\.40\s+Offers a transfer to a person/);
     expect(r.stdout).toMatch(/Hard caller: three requests.*FAIL\s+0\.60\s+Acknowledges all three requests/);
     expect(r.stdout).toMatch(/^Pass rate: 33\.33% \(1 passed, 2 failed, 0 errors of 3 scenarios/m);
-    expect(r.stdout).toMatch(/FAILED: pass rate 33\.33% is below the minimum of 50%/);
+    expect(r.stdout).toMatch(/FAILED: the agent's own outcomes put the strict pass rate below the minimum of 50%: 1 passed, 2 failed, 0 errors of the agent's own/);
     expect(r.stderr).toMatch(/TR-\d+ completed: 3\/3 done · 1 passed · 2 failed · 0 errors/);
     const xml = parseXml(fs.readFileSync(junit, 'utf8'));
     expect(xml.attrs).toMatchObject({ tests: '3', failures: '2', errors: '0' });
@@ -87,10 +87,11 @@ describe('rehearsal run (the CI gate) against a running service', () => {
     const junit = path.join(dir, 'failed.xml');
     const r = await gate({ agent: 'Wrong key', maxScenarios: '2', junit });
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(r.stdout).toMatch(/FAILED: run TR-\d+ ended failed \(provider: 401/);
+    // rejected credentials are the agent's configuration (fault agent): covered, and failures in JUnit
+    expect(r.stdout).toMatch(/FAILED: run TR-\d+ ended failed \(provider: 401.*\); 0 of 2 scenario runs not covered/);
     const xml = parseXml(fs.readFileSync(junit, 'utf8'));
-    expect(xml.attrs).toMatchObject({ tests: '2', errors: '2' });
-    expect(find(xml, 'error')[0].attrs.message).toMatch(/^provider: 401/);
+    expect(xml.attrs).toMatchObject({ tests: '2', failures: '2', errors: '0' });
+    expect(find(xml, 'failure')[0].attrs).toMatchObject({ type: 'agent', message: expect.stringMatching(/^provider: 401/) });
   });
 
   it('exit 2 on --timeout: the run is canceled rather than left holding a slot', async () => {
@@ -98,7 +99,7 @@ describe('rehearsal run (the CI gate) against a running service', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/timed out after 0\.5 s; canceling it/);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ status: 'canceled', gate: { passed: false, exit_code: 2 } });
+    expect(out).toMatchObject({ status: 'canceled', gate: { passed: false, reason: 'timed_out', exit_code: 2 } });
     expect((await client.runs.get(out.id)).status).toBe('canceled');
   });
 
@@ -111,6 +112,8 @@ describe('rehearsal run (the CI gate) against a running service', () => {
       [{ agent: crypto.randomUUID() }, /agent .* not found/],
       [{ agent: 'Ava', suite: 'Nope' }, /no test suite named "Nope"/],
       [{ agent: 'Ava', minPassRate: '120' }, /--min-pass-rate must be a number from 0 to 100/],
+      [{ agent: 'Ava', minCoverage: '-1' }, /--min-coverage must be a number from 0 to 100/],
+      [{ agent: 'Ava', minCoverage: 'most' }, /--min-coverage must be a number from 0 to 100/],
       [{ agent: 'Ava', maxTurns: '0' }, /--max-turns must be an integer from 1 to 50/],
       [{ agent: 'Ava', mode: 'quick' }, /--mode must be demo or full/],
       [{ agent: 'Ava', timeout: 'soon' }, /--timeout must be a number of seconds/],
@@ -131,7 +134,10 @@ describe('rehearsal run (the CI gate) against a running service', () => {
     registerClientCommands(program, c, (x) => { code = x; });
     await program.parseAsync(['run', '--agent', 'Ava', '--max-scenarios', '1', '--max-turns', '2', '--min-pass-rate', '0', '--poll-interval', '0.05', '--json'], { from: 'user' });
     expect(code, c.stderr).toBe(0);
-    expect(JSON.parse(c.stdout)).toMatchObject({ max_turns: 2, total_scenarios: 1, status: 'completed' });
+    expect(JSON.parse(c.stdout)).toMatchObject({ max_turns: 2, total_scenarios: 1, status: 'completed', warnings: ['1 scenario will be cut off: their scripts have up to 7 lines; max_turns is 2'] });
+    // said before the wait, not only in the final JSON
+    expect(c.stderr.indexOf('warning: 1 scenario will be cut off')).toBeGreaterThan(-1);
+    expect(c.stderr.indexOf('warning: 1 scenario will be cut off')).toBeLessThan(c.stderr.indexOf('1/1 done'));
     expect(c.stderr).toMatch(/\r\x1b\[2K\[█+\] 1\/1 done/); // the terminal progress bar
   });
 });

@@ -8,20 +8,22 @@ import { find, parseXml } from './xml.js';
 
 const run = (over: Partial<Run> = {}): Run => ({
   id: '0190f0f0-0000-7000-8000-000000000001', test_run_id: 'TR-7', name: 'Suite <&> "quoted"', status: 'canceled', agent_id: '0190f0f0-0000-7000-8000-000000000002',
-  agent_name: "O'Brien & Co", pass_rate: 50, passed_count: 1, failed_count: 1, error_count: 1, total_scenarios: 4, started_at: '2026-11-21T15:07:08.346Z',
+  agent_name: "O'Brien & Co", pass_rate: 50, passed_count: 1, failed_count: 1, error_count: 1, reviewed_count: 0, total_scenarios: 4, started_at: '2026-11-21T15:07:08.346Z',
   completed_at: '2026-11-21T15:07:18.346Z', duration_seconds: 10, test_suite_id: null, test_mode: 'demo', max_turns: 4, created_at: '2026-11-21T15:07:08.346Z',
-  error_message: null, metrics: null, ...over,
+  error_message: null, metrics: null, warnings: [], timing_uncertainty_ms: 3, faults: { agent: 1, tester: 0, judge: 0, provider: 0, internal: 0, canceled: 1 }, retried_count: 0,
+  agent_error_count: 0, strict_pass_rate: 50, coverage: 50, repeats: 1, scenario_count: 4, baseline_run_id: null,
+  stats: { flaky_count: 0, pass_all_count: 1, pass_rate_ci: { low: 9.45, high: 90.55 } }, ...over,
 });
 const row = (status: ResultRow['status'], over: Partial<ResultRow> = {}): ResultRow => ({
   id: crypto.randomUUID(), scenario_id: crypto.randomUUID(), scenario_name: `Scenario ${status}`, status, passed: status === 'passed', grade_summary: null,
-  error_message: null, duration_ms: 1500, metrics: null, score: null, unmet_criteria: [], ...over,
+  error_message: null, duration_ms: 1500, metrics: null, repetition: 1, score: null, unmet_criteria: [], fault: null, end_reason: null, agent_turns: null, decided_share: null, ...over,
 });
 
 describe('JUnit XML', () => {
   it('escapes markup and drops characters XML cannot carry; every outcome maps to one element', () => {
     const rows = [
       row('passed', { scenario_name: 'Says <hello> & "bye"' }),
-      row('failed', { grade_summary: '1 of 2 criteria met', unmet_criteria: [{ criterion: 'Never says ]]> or \u0007', decision: 'NOT_MET', points_awarded: 0, max_points: 1, rationale: 'quoted "x" & <y>', required: true }] }),
+      row('failed', { grade_summary: '1 of 2 criteria met', unmet_criteria: [{ criterion: 'Never says ]]> or \u0007', decision: 'NOT_MET', points_awarded: 0, max_points: 1, rationale: 'quoted "x" & <y>', required: true, judge_decision: 'NOT_MET', review: null }] }),
       row('error', { error_message: 'provider: 500 <html>' }),
       row('pending'),
     ];
@@ -36,6 +38,18 @@ describe('JUnit XML', () => {
     expect(find(doc, 'error')[0].attrs).toEqual({ message: 'provider: 500 <html>', type: 'provider' });
     expect(find(doc, 'skipped')[0].attrs.message).toBe('not finished (pending)');
     expect(find(doc, 'testsuite')[0].attrs.name).toBe('Suite <&> "quoted" (TR-7)');
+  });
+
+  it("writes the agent's own errors as failures of type agent, every other error as <error>", () => {
+    const rows = [
+      row('error', { scenario_name: 'Timed out', fault: 'agent', error_message: 'agent: no reply to 3 caller messages' }),
+      row('error', { scenario_name: 'Judge broke', fault: 'judge', error_message: 'judge: grading inconclusive: 2 of 5 points undecided' }),
+      row('error', { scenario_name: 'Unknown', error_message: 'provider: 503' }),
+    ];
+    const doc = parseXml(junitXml(run(), rows, 'Default'));
+    expect(doc.attrs).toMatchObject({ tests: '3', failures: '1', errors: '2', skipped: '0' });
+    expect(find(doc, 'failure').map((f) => f.attrs)).toEqual([{ message: 'agent: no reply to 3 caller messages', type: 'agent' }]);
+    expect(find(doc, 'error').map((e) => e.attrs.type)).toEqual(['judge', 'provider']);
   });
 });
 
@@ -59,7 +73,7 @@ describe('progress and table', () => {
   });
 
   it('fits the table to the terminal width', () => {
-    const long = row('failed', { scenario_name: 'A very long scenario name that goes on and on and on', score: 0.5, unmet_criteria: [{ criterion: 'x'.repeat(300), decision: 'PARTIAL', points_awarded: 0.5, max_points: 1, rationale: '' }] });
+    const long = row('failed', { scenario_name: 'A very long scenario name that goes on and on and on', score: 0.5, unmet_criteria: [{ criterion: 'x'.repeat(300), decision: 'PARTIAL', points_awarded: 0.5, max_points: 1, rationale: '', judge_decision: 'PARTIAL', review: null }] });
     const table = renderTable([long, row('error', { error_message: 'timeout: no reply within 120000 ms' })], 80);
     for (const line of table.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(table).toMatch(/FAIL\s+0\.50\s+\(partial\) x+…/);

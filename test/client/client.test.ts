@@ -50,6 +50,13 @@ describe('RehearsalClient against the real app', () => {
     expect(results.results).toHaveLength(1);
     const sr = await client.scenarioRuns.list({ test_run_id: created.id });
     expect((await client.scenarioRuns.get(sr.scenario_runs[0].id)).status).toBe('pending');
+    // an unfinished scenario run cannot be reviewed: the method still reaches its operation
+    await expect(client.scenarioRuns.review(sr.scenario_runs[0].id, { criterion_index: 0, decision: 'MET' })).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE' });
+    expect((await client.scenarioRuns.reviews(sr.scenario_runs[0].id)).total).toBe(0);
+    expect(await client.judge.agreement({ since: '2026-01-01T00:00:00Z' })).toMatchObject({ reviewed: 0, agreement: null, cohen_kappa: null });
+    expect((await client.runs.scenarios(created.id)).scenarios[0]).toMatchObject({ attempts: 1, pending: 1, verdict: 'pending' });
+    expect((await client.runs.comparison(created.id, { against: created.test_run_id })).verdict).toBe('pending');
+    expect((await client.scenarioRuns.diff(sr.scenario_runs[0].id, sr.scenario_runs[0].id)).first_divergence).toBeNull();
     expect((await client.runs.cancel(created.id)).status).toBe('canceled');
 
     // a loopback URL: outbound safety refuses it at connect time, so the ping is recorded without leaving the host
@@ -69,6 +76,16 @@ describe('RehearsalClient against the real app', () => {
     expect(key.key).toMatch(/^sk_live_[A-Za-z0-9]{40}$/);
     expect((await client.apiKeys.list()).api_keys.map((k) => k.id)).toContain(key.id);
     await client.apiKeys.revoke(key.id);
+
+    const sched = await client.schedules.create({ agent_id: agent.id, test_suite_id: suite.id, cron: '0 3 * * *', is_active: false });
+    expect((await client.schedules.list()).schedules.map((x) => x.id)).toContain(sched.id);
+    expect((await client.schedules.get(sched.id)).cron).toBe('0 3 * * *');
+    expect((await client.schedules.update(sched.id, { cron: '0 4 * * *' })).cron).toBe('0 4 * * *');
+    expect((await client.schedules.firings(sched.id)).total).toBe(0);
+    await client.schedules.delete(sched.id);
+    // no generator model in this app: the method still reaches its operation
+    await expect(client.scenarios.generate({ description: 'A receptionist', count: 1 })).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE' });
+    expect((await client.runs.plan({ agent_id: agent.id, test_suite_id: suite.id }) as { dry_run: boolean }).dry_run).toBe(true);
     await client.testSuites.delete(suite.id);
     await client.agents.delete(agent.id);
 

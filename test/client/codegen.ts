@@ -110,7 +110,8 @@ export function generateClientTypes(doc: OpenApiDoc, o: CodegenOptions = {}): st
         return `{\n${lines.join('\n')}\n    }`;
       };
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-      const success = Object.keys(op.responses ?? {}).filter((c) => /^2\d\d$/.test(c)).sort()[0];
+      // 201 first: POST /runs answers 200 only for a dry run (the client's runs.plan)
+      const success = Object.keys(op.responses ?? {}).filter((c) => /^2\d\d$/.test(c)).sort((a, b) => (a === '201' ? -1 : b === '201' ? 1 : a.localeCompare(b)))[0];
       const resSchema = success ? op.responses[success]?.content?.['application/json']?.schema : undefined;
       out.push(
         `${comment(op.summary, '  ')}  ${JSON.stringify(`${m.toUpperCase()} ${path}`)}: {`,

@@ -79,6 +79,9 @@ describe('a worker killed mid-run (SIGKILL) loses nothing', () => {
       expect(sr.transcript).toHaveLength(8);
       expect(sr.transcript.filter((e: any) => e.role === 'user').map((e: any) => e.content)).toEqual(['Hello', 'I want Tuesday', 'At nine', 'Thanks']);
       if (sr.attempts > 1) retried++;
+      // every conversation started for it is accounted for: the taken-over ones as our own (internal) fault
+      expect(sr.attempts).toBe(1 + sr.attempt_history.length);
+      for (const a of sr.attempt_history) expect(a.fault).toBe('internal');
     }
     expect(retried).toBeGreaterThan(0);
   }, 90_000);

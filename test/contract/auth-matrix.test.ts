@@ -117,6 +117,7 @@ describe('authentication matrix', () => {
       expect(res.body.code, op.label).toBe('METHOD_NOT_ALLOWED');
       const allowed = new Set(OPS.filter((o) => o.path === op.path && !o.methodNotAllowed).map((o) => o.method));
       if (PUBLIC_PATHS.has(op.path)) allowed.add('GET'); // the document's own GET is hidden from it
+      if (allowed.has('GET')) allowed.add('HEAD'); // served wherever GET is
       expect(new Set(String(res.headers.allow).split(/,\s*/)), op.label).toEqual(allowed);
     }
   });

@@ -173,6 +173,23 @@ describe('cross-organization isolation', () => {
       checks++;
     }
 
+    // 6. an organization-wide figure: A's new data moves A's answer and never B's
+    if (spec.aggregate) {
+      const url = (f: Fixtures) => urlOf(op, f, {}, spec.query?.(f) ?? '');
+      const read = async (f: Fixtures, via: Via = 'bearer') => {
+        const res = await call(f, url(f), undefined, via);
+        expect(res.status, show(op.method, url(f), res)).toBe(200);
+        return res.body;
+      };
+      const theirs = await read(B);
+      const mine = await read(A);
+      await spec.aggregate(t, A);
+      expect(await read(B), `${op.label}: A's data moved B's figure`).toEqual(theirs);
+      expect(await read(B, 'cookie'), `${op.label}: A's data moved B's figure (session cookie)`).toEqual(theirs);
+      expect(await read(A), `${op.label}: the owner's figure did not count its own data`).not.toEqual(mine);
+      checks++;
+    }
+
     expect(checks, `${op.label}: the matrix gives this route nothing to check`).toBeGreaterThan(0);
   });
 

@@ -4,7 +4,9 @@
  *  - never a 5xx;
  *  - every 4xx body is exactly the envelope {error, code, details?} with a code from the closed list of
  *    decisions §1 (and that code's status);
- *  - every response carries x-request-id.
+ *  - every response carries x-request-id;
+ *  - an operation of the document answers only statuses its OpenAPI `responses` list, with bodies that match
+ *    the documented schema (the 405 stand-ins are not operations).
  *
  * One property per route and input dimension (JSON body, deep nesting, raw bytes, query string, path ids,
  * and over-long / badly encoded path segments that the router sees first), so one defect does not hide
@@ -20,8 +22,10 @@ import {
   createFixtures, enumerateOperations, envelopeProblems, fixtureIds, idOf, localAdapters, openApiDocument, resolveRef, urlOf, withOtherMethods,
   type Fixtures, type Operation,
 } from './routes.js';
+import { documentChecker } from './documented.js';
 
 const DOC = await openApiDocument();
+const DOCUMENTED = documentChecker(DOC);
 const OPS = withOtherMethods(await enumerateOperations());
 const RUNS = Number(process.env.CONTRACT_FUZZ_RUNS ?? 40);
 const SEED = process.env.CONTRACT_FUZZ_SEED ? Number(process.env.CONTRACT_FUZZ_SEED) : undefined;
@@ -282,9 +286,10 @@ function describeReq(r: Req): string {
   return `${r.method} ${short(r.url)}${r.body === undefined ? '' : ` body ${short(JSON.stringify(r.body) ?? 'undefined')}`}`;
 }
 
-async function check(t: TestContext, r: Req) {
+async function check(t: TestContext, r: Req, op: Operation) {
   const res = await send(t, r);
   const problems = envelopeProblems(res);
+  if (!op.methodNotAllowed) problems.push(...DOCUMENTED.problems(op.method, op.path, res));
   if (res.status >= 500) problems.unshift(`HTTP ${res.status}`);
   if (res.status < 200) problems.unshift(`HTTP ${res.status}`);
   if (problems.length > 0) {
@@ -431,6 +436,6 @@ describe('fuzz: random and malformed input at every route', () => {
   it.each(ROWS)('$label', async (row) => {
     const examples = corpus(row, own).map((r) => [r] as [Req]);
     // examples count towards numRuns: the corpus runs in full, then `row.runs` random requests
-    await fc.assert(fc.asyncProperty(requestArb(row, own), (r) => check(t, r)), { numRuns: examples.length + row.runs, seed: SEED, examples, interruptAfterTimeLimit: 45_000 });
+    await fc.assert(fc.asyncProperty(requestArb(row, own), (r) => check(t, r, row.op)), { numRuns: examples.length + row.runs, seed: SEED, examples, interruptAfterTimeLimit: 45_000 });
   }, 120_000);
 });

@@ -14,8 +14,8 @@ import type { Database } from '../../src/db/client.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createSecretBox, generateSecret } from '../../src/lib/secret-box.js';
 import { createAdapters } from '../../src/providers/registry.js';
-import type { ProviderAdapter, ProviderId } from '../../src/providers/types.js';
-import type { TestContext } from '../harness.js';
+import type { ProviderAdapter, ProviderId } from '../../src/engine/provider.js';
+import { noopRunPorts, type TestContext } from '../harness.js';
 
 export const API = '/api/v1';
 
@@ -27,6 +27,7 @@ export const ERROR_CODES: Record<string, number[]> = {
   MISSING_REQUIRED_FIELD: [400],
   INVALID_FIELD_VALUE: [400],
   INVALID_JSON: [400],
+  BAD_REQUEST: [400],
   UNAUTHORIZED: [401],
   FORBIDDEN: [403],
   // 404 for a resource in the path, 400 for one referenced from the body
@@ -40,6 +41,7 @@ export const ERROR_CODES: Record<string, number[]> = {
   IDEMPOTENCY_CONFLICT: [409],
   PAYLOAD_TOO_LARGE: [413],
   RATE_LIMITED: [429],
+  HEADERS_TOO_LARGE: [431],
   INTERNAL_ERROR: [500],
 };
 
@@ -68,7 +70,7 @@ export function envelopeProblems(res: { status: number; body: unknown; headers: 
 // Resources and fixtures
 // ---------------------------------------------------------------------------------------------------------
 
-export type Kind = 'agent' | 'scenario' | 'suite' | 'run' | 'scenarioRun' | 'webhook' | 'delivery' | 'apiKey';
+export type Kind = 'agent' | 'scenario' | 'suite' | 'run' | 'scenarioRun' | 'webhook' | 'delivery' | 'apiKey' | 'schedule';
 export type NotFoundCode = 'AGENT_NOT_FOUND' | 'RUN_NOT_FOUND' | 'SCENARIO_RUN_NOT_FOUND' | 'NOT_FOUND';
 
 /**
@@ -84,6 +86,7 @@ export const KINDS: Record<Kind, { notFound: NotFoundCode; get: ((f: Fixtures, i
   webhook: { notFound: 'NOT_FOUND', get: (_f, id) => `/webhooks/${id}`, list: () => '/webhooks', plural: 'webhooks' },
   delivery: { notFound: 'NOT_FOUND', get: (f, id) => `/webhooks/${f.webhook}/deliveries/${id}`, list: (f) => `/webhooks/${f.webhook}/deliveries`, plural: 'deliveries' },
   apiKey: { notFound: 'NOT_FOUND', get: null, list: () => '/api-keys', plural: 'api_keys' },
+  schedule: { notFound: 'NOT_FOUND', get: (_f, id) => `/schedules/${id}`, list: () => '/schedules', plural: 'schedules' },
 };
 
 /** Every item of a list (all pages), read by `key`; `url` is the full path (with /api/v1), query allowed. */
@@ -116,6 +119,8 @@ export interface Fixtures {
   apiKey: string;
   /** The secret of `apiKey` (a second key of the organization; never the one the tests call with). */
   apiKeyValue: string;
+  /** An inactive schedule (it never fires during the tests). */
+  schedule: string;
 }
 
 /**
@@ -159,10 +164,12 @@ export async function createFixtures(t: TestContext, key: string, label: string)
   const webhook = await ok('POST', '/webhooks', { url: `${HOOK_URL}/${label}`, description: `of ${label}`, agent_id: agent.id });
   const delivery = await ok('POST', `/webhooks/${webhook.id}/test`);
   const apiKey = await ok('POST', '/api-keys', { name: `Key ${label}` });
+  const schedule = await ok('POST', '/schedules', { agent_id: agent.id, test_suite_id: suite.id, cron: '0 3 * * *', is_active: false });
   const { cookie, orgId } = await signIn(t, key);
   return {
     orgId, key, cookie, agent: agent.id, scenario: scenario.id, suite: suite.id, run: run.id, runHuman: run.test_run_id,
     scenarioRun: results.results[0].id, webhook: webhook.id, delivery: delivery.id, apiKey: apiKey.id, apiKeyValue: apiKey.key,
+    schedule: schedule.id,
   };
 }
 
@@ -187,7 +194,7 @@ export function as(f: Fixtures, via: Via): { key: string | null; headers: Record
 }
 
 /** Ids of every kind (the human run id included), for "never contains" checks. */
-export const fixtureIds = (f: Fixtures) => [f.orgId, f.agent, f.scenario, f.suite, f.run, f.runHuman, f.scenarioRun, f.webhook, f.delivery, f.apiKey];
+export const fixtureIds = (f: Fixtures) => [f.orgId, f.agent, f.scenario, f.suite, f.run, f.runHuman, f.scenarioRun, f.webhook, f.delivery, f.apiKey, f.schedule];
 
 export function idOf(f: Fixtures, kind: Kind): string {
   return f[kind];
@@ -253,6 +260,25 @@ export interface RouteSpec {
    * organization, it must answer about that organization only and leave the owner's session alone.
    */
   self?: boolean;
+  /**
+   * An organization-wide figure rather than a resource: `seed` gives the owner data the figure counts. Another
+   * organization's answer must not move; the owner's must (control).
+   */
+  aggregate?: (t: TestContext, owner: Fixtures) => Promise<void>;
+}
+
+/** A new run of the owner whose one scenario run a judge graded, reviewed by the owner. */
+async function seedReviewedCriterion(t: TestContext, owner: Fixtures) {
+  const run = await t.call('POST', `${API}/runs`, { key: owner.key, body: { agent_id: owner.agent, test_suite_id: owner.suite } });
+  const [sr] = (await t.call('GET', `${API}/runs/${run.body.id}/results`, { key: owner.key })).body.results;
+  const criteria = [{ criterion: 'Greets the caller', decision: 'MET', points_awarded: 1, max_points: 1, rationale: 'seeded', graded_by: 'judge' }];
+  await t.deps.db.executeSql(
+    `update scenario_runs set status = 'passed', passed = true, criteria_results = $2::jsonb, judge_model = 'contract-judge', completed_at = now() where id = $1`,
+    [sr.id, JSON.stringify(criteria)],
+  );
+  await t.deps.db.executeSql(`update runs set status = 'completed', passed_count = 1, completed_at = now() where id = $1`, [run.body.id]);
+  const res = await t.call('POST', `${API}/scenario-runs/${sr.id}/reviews`, { key: owner.key, body: { criterion_index: 0, decision: 'NOT_MET' } });
+  if (res.status !== 201) throw new Error(`seeding a review → ${res.status} ${JSON.stringify(res.body)}`);
 }
 
 // valid bodies with some nesting (free-form objects), so that the fuzz corpus can put odd values deep inside them
@@ -283,6 +309,8 @@ export const MATRIX: Record<string, RouteSpec> = {
     refs: [
       { field: 'agent_id', in: 'body', build: (_o, f) => ({ body: { agent_id: f.agent } }), expect: { status: 400, code: 'AGENT_NOT_FOUND' } },
       { field: 'test_suite_id', in: 'body', build: (o, f) => ({ body: { agent_id: o.agent, test_suite_id: f.suite } }), expect: { status: 400, code: 'NOT_FOUND' } },
+      { field: 'baseline', in: 'body', build: (o, f) => ({ body: { agent_id: o.agent, test_suite_id: o.suite, baseline: f.run } }), expect: { status: 400, code: 'RUN_NOT_FOUND' } },
+      { field: 'baseline', in: 'body', build: (o, f) => ({ body: { agent_id: o.agent, test_suite_id: o.suite, baseline: f.runHuman } }), expect: { status: 400, code: 'RUN_NOT_FOUND' } },
     ],
   },
   'GET /api/v1/runs': {
@@ -295,6 +323,15 @@ export const MATRIX: Record<string, RouteSpec> = {
   'GET /api/v1/runs/{id}': { params: { id: 'run' } },
   'GET /api/v1/runs/{id}/results': { params: { id: 'run' }, query: () => 'status=pending&limit=10' },
   'POST /api/v1/runs/{id}/cancel': { params: { id: 'run' }, mutates: true },
+  'GET /api/v1/runs/{id}/scenarios': { params: { id: 'run' }, query: () => 'limit=10' },
+  'GET /api/v1/runs/{id}/comparison': {
+    params: { id: 'run' },
+    query: (o) => `against=${o.run}`,
+    refs: [
+      { field: 'against', in: 'query', build: (_o, f) => ({ query: `against=${f.run}` }), expect: { status: 404, code: 'RUN_NOT_FOUND' } },
+      { field: 'against', in: 'query', build: (_o, f) => ({ query: `against=${f.runHuman}` }), expect: { status: 404, code: 'RUN_NOT_FOUND' } },
+    ],
+  },
 
   // Scenario runs
   'GET /api/v1/scenario-runs': {
@@ -306,6 +343,18 @@ export const MATRIX: Record<string, RouteSpec> = {
     ],
   },
   'GET /api/v1/scenario-runs/{id}': { params: { id: 'scenarioRun' } },
+  'GET /api/v1/scenario-runs/{id}/diff': {
+    params: { id: 'scenarioRun' },
+    query: (o) => `against=${o.scenarioRun}`,
+    refs: [
+      { field: 'against', in: 'query', build: (_o, f) => ({ query: `against=${f.scenarioRun}` }), expect: { status: 404, code: 'SCENARIO_RUN_NOT_FOUND' } },
+    ],
+  },
+
+  // Human review and judge agreement
+  'POST /api/v1/scenario-runs/{id}/reviews': { params: { id: 'scenarioRun' }, mutates: true, body: () => ({ criterion_index: 0, decision: 'NOT_MET', note: 'hijacked' }) },
+  'GET /api/v1/scenario-runs/{id}/reviews': { params: { id: 'scenarioRun' }, query: () => 'criterion_index=0&limit=10' },
+  'GET /api/v1/judge/agreement': { aggregate: seedReviewedCriterion, query: () => 'since=2000-01-01T00:00:00Z' },
 
   // Scenario templates
   'GET /api/v1/scenarios': { list: 'scenario' },
@@ -356,6 +405,35 @@ export const MATRIX: Record<string, RouteSpec> = {
   'POST /api/v1/webhooks/{id}/test': { params: { id: 'webhook' }, mutates: true, creates: 'delivery' },
 
   // Dashboard sessions
+  // Schedules
+  'POST /api/v1/schedules': {
+    creates: 'schedule',
+    body: (o) => ({ agent_id: o.agent, test_suite_id: o.suite, cron: '0 3 * * *', is_active: false }),
+    refs: [
+      { field: 'agent_id', in: 'body', build: (_o, f) => ({ body: { agent_id: f.agent, cron: '0 3 * * *', is_active: false } }), expect: { status: 400, code: 'AGENT_NOT_FOUND' } },
+      { field: 'test_suite_id', in: 'body', build: (o, f) => ({ body: { agent_id: o.agent, test_suite_id: f.suite, cron: '0 3 * * *', is_active: false } }), expect: { status: 400, code: 'NOT_FOUND' } },
+    ],
+  },
+  'GET /api/v1/schedules': { list: 'schedule' },
+  'GET /api/v1/schedules/{id}': { params: { id: 'schedule' } },
+  'PATCH /api/v1/schedules/{id}': {
+    params: { id: 'schedule' }, mutates: true, body: () => ({ cron: '0 4 * * *', is_active: false }),
+    refs: [
+      { field: 'agent_id', in: 'body', build: (o, f) => ({ id: o.schedule, body: { agent_id: f.agent } }), expect: { status: 400, code: 'AGENT_NOT_FOUND' } },
+      { field: 'test_suite_id', in: 'body', build: (o, f) => ({ id: o.schedule, body: { test_suite_id: f.suite } }), expect: { status: 400, code: 'NOT_FOUND' } },
+    ],
+  },
+  'DELETE /api/v1/schedules/{id}': { params: { id: 'schedule' }, mutates: true },
+  'GET /api/v1/schedules/{id}/firings': { params: { id: 'schedule' } },
+
+  // Generated scenarios (no model is configured in the contract tests: a valid request is 409 INVALID_STATE)
+  'POST /api/v1/scenarios/generate': {
+    body: (o) => ({ description: 'A receptionist', count: 1, agent_id: o.agent }),
+    refs: [
+      { field: 'agent_id', in: 'body', build: (_o, f) => ({ body: { description: 'A receptionist', count: 1, agent_id: f.agent } }), expect: { status: 400, code: 'AGENT_NOT_FOUND' } },
+    ],
+  },
+
   'POST /api/v1/sessions': { credentialField: 'api_key', self: true, body: (o) => ({ api_key: o.key }) },
   'GET /api/v1/sessions/current': { self: true },
   'DELETE /api/v1/sessions/current': { self: true },
@@ -377,8 +455,8 @@ export interface Operation {
   queryParams: { name: string; schema: any }[];
   bodySchema: any | null;
   /**
-   * The app answers every other method of a known path with 405 METHOD_NOT_ALLOWED; those stand-in routes
-   * show up in the OpenAPI document too, without tags. They are exercised for auth and envelope only.
+   * Another method of a documented path (see `withOtherMethods`): the app answers 405 METHOD_NOT_ALLOWED.
+   * Not an operation of the document; exercised for auth and the envelope only.
    */
   methodNotAllowed: boolean;
   /** OpenAPI `security: []`: the operation takes no Authorization header (its credential, if any, is in the body). */
@@ -445,7 +523,7 @@ export function withOtherMethods(ops: Operation[]): Operation[] {
 async function documentOnlyApp(): Promise<FastifyInstance> {
   const noDb = new Proxy({}, { get: () => { throw new Error('the document-only app has no database'); } }) as unknown as Database;
   const config = loadConfig({ REHEARSAL_SECRET_KEY: generateSecret() });
-  const app = await buildApp({ config, db: noDb, clock: systemClock, box: createSecretBox(generateSecret()), hooks: {}, adapters: {} });
+  const app = await buildApp({ config, db: noDb, clock: systemClock, box: createSecretBox(generateSecret()), hooks: noopRunPorts(), adapters: {} });
   await app.ready();
   return app;
 }
@@ -501,8 +579,8 @@ export function coverageProblems(ops: Operation[]): string[] {
       const known = r.in === 'body' ? bodyProps.includes(r.field) : op.queryParams.some((q) => q.name === r.field);
       if (!known) out.push(`${op.label}: matrix ref ${r.in}:${r.field} is not a field of the route`);
     }
-    if (op.method === 'GET' && op.pathParams.length === 0 && !s.list && !s.self) out.push(`${op.label}: a collection GET without a list kind in the matrix`);
-    if (!s.params && !s.list && !s.creates && !s.refs?.length && !s.self) out.push(`${op.label}: the matrix gives it no cross-organization case`);
+    if (op.method === 'GET' && op.pathParams.length === 0 && !s.list && !s.self && !s.aggregate) out.push(`${op.label}: a collection GET without a list kind in the matrix`);
+    if (!s.params && !s.list && !s.creates && !s.refs?.length && !s.self && !s.aggregate) out.push(`${op.label}: the matrix gives it no cross-organization case`);
     if (op.public && !s.credentialField) out.push(`${op.label}: public (security: []) but the matrix names no body credential field for the auth cases`);
     if (s.credentialField && !op.public) out.push(`${op.label}: the matrix names a body credential but the route is not public`);
     if (s.credentialField && !bodyProps.includes(s.credentialField)) out.push(`${op.label}: credential field ${s.credentialField} is not a body field`);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TAKEOVER_MESSAGE } from '../../src/modules/runs/run-store/claims.js';
 import { createTestContext, waitForRun, type TestContext } from '../harness.js';
 import { startFakeOpenAi, type FakeOpenAiServer } from '../fakes/openai-agent.js';
 
@@ -39,6 +40,10 @@ describe('a result write that fails while the worker lives on', () => {
     const [item] = (await t.call('GET', `/api/v1/runs/${run.body.id}/results`)).body.results;
     const sr = (await t.call('GET', `/api/v1/scenario-runs/${item.id}`)).body;
     expect(sr.attempts).toBe(2);
+    // the takeover is an attempt that did not count, the worker's (our own) fault
+    expect(sr.attempt_history).toEqual([{ attempt: 1, fault: 'internal', error_message: TAKEOVER_MESSAGE, started_at: expect.any(String), ended_at: expect.any(String) }]);
+    expect(sr).toMatchObject({ fault: null, end_reason: 'tester_ended', agent_turns: 2 });
+    expect((await t.call('GET', `/api/v1/runs/${run.body.id}`)).body).toMatchObject({ retried_count: 1, faults: { internal: 0 } });
     expect(sr.transcript.map((e: any) => e.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   }, 30_000);
 });

@@ -6,6 +6,8 @@ import { startFakeLlm, type FakeLlm } from '../fakes/fake-llm.js';
 const booking = {
   name: 'Book a cleaning',
   script: ['Hi, I would like to book a teeth cleaning.', 'Tuesday morning works for me.', 'Thanks, that is all.'],
+  // the check alone reaches the threshold: the judge criterion left UNSURE (no judge model) cannot flip the verdict
+  pass_threshold: 0.5,
   criteria: [
     { criterion: 'Confirms the booking', check: { type: 'contains', value: 'booked' } },
     { criterion: 'Is polite throughout', check: null },
@@ -78,6 +80,8 @@ describe('run engine end to end (scripted tester, no LLM)', () => {
     const results = (await t.call('GET', `/api/v1/runs/${run.id}/results`)).body.results;
     expect(results[0]).toMatchObject({ status: 'error', passed: false });
     expect(results[0].error_message).toMatch(/grading inconclusive/);
+    // without a judge model every attempt would leave the same criteria undecided: not attempted again
+    expect((await t.call('GET', `/api/v1/scenario-runs/${results[0].id}`)).body).toMatchObject({ fault: 'judge', attempts: 1, attempt_history: [] });
   });
 
   it('credentials rejected by the provider fail the run fast', async () => {

@@ -1,4 +1,5 @@
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { AgentResponse, AgentToolRequestMessage, AgentToolResponseMessage, ClientToolCallMessage, ConversationMetadata, Ping } from '@elevenlabs/types';
 import type { ContractAgent, ContractFake, ContractFault } from '../providers/adapter-contract.js';
 import { fakeId, startFakeHttp, type FakeHttp, type FaultKind, type FaultOptions, type RecordedRequest, type Reply } from './fake-http.js';
 
@@ -12,6 +13,11 @@ import { fakeId, startFakeHttp, type FakeHttp, type FaultKind, type FaultOptions
 export const ELEVEN_KEY = 'sk_eleven_3c4d5e';
 export const ELEVEN_AGENT = 'agent_01jz8x7y6w';
 export const LLM_PRICE_PER_TURN = 0.0013;
+/** The platform's own charge per turn in USD (charging.platform_price); cost_fiat is both parts added. */
+export const PLATFORM_PRICE_PER_TURN = 0.0042;
+/** Which opt-in tool events the agent sends for a tool call: both, only one of them (unpaired), or none. */
+export type ToolEvents = 'paired' | 'request_only' | 'response_only' | 'none';
+const usd = (n: number) => Math.round(n * 1e8) / 1e8;
 
 const DETAIL: Record<string, [string, string]> = {
   unauthorized: ['invalid_api_key', 'Invalid API key'],
@@ -32,6 +38,8 @@ interface Conv {
   llm: number;
   socket: WebSocket | null;
   startedAt: number;
+  /** Every message the client sent, in order. */
+  received: any[];
 }
 
 export interface FakeElevenLabs extends ContractFake {
@@ -49,6 +57,8 @@ export interface FakeElevenLabs extends ContractFake {
   pings: { sent: number[]; answered: number[] };
   /** The agent closes the socket after its next answer (its end_call tool). */
   hangUpAfterNextReply(): void;
+  /** Which agent_tool_request/agent_tool_response events go out for each tool call (default paired). */
+  setToolEvents(mode: ToolEvents): void;
 }
 
 export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: string[]; pingMs?: number; maxUnansweredPings?: number } = {}): Promise<FakeElevenLabs> {
@@ -59,6 +69,7 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
   let clientTools = new Set<string>();
   let processingPolls = 2;
   let hangUp = false;
+  let toolEvents: ToolEvents = 'paired';
   const heard: string[] = [];
   let turnWaiters: (() => void)[] = [];
   const conversations = new Map<string, Conv>();
@@ -72,11 +83,14 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
   };
 
   const record = (c: Conv) => ({
-    agent_id: [...agents][0], conversation_id: c.id, status: c.status, user_id: null, has_audio: false, has_user_audio: false, has_response_audio: false,
-    conversation_initiation_client_data: c.init, transcript: c.transcript,
+    agent_id: [...agents][0], conversation_id: c.id, status: c.status, user_id: null, has_audio: false, has_user_audio: false, has_response_audio: false, has_auxiliary_audio: false,
+    // The stored initiation data is what the client sent, without the message's `type`.
+    conversation_initiation_client_data: (({ type: _t, ...rest }) => rest)(c.init), transcript: c.transcript,
     metadata: {
       start_time_unix_secs: Math.floor(c.startedAt / 1000), call_duration_secs: 12, termination_reason: 'Client disconnected', text_only: true,
-      cost: 40 * c.turns, charging: c.status === 'done' ? { llm_price: Math.round(c.llm * 1e8) / 1e8, llm_charge: 3 * c.turns, call_charge: 40 * c.turns, tier: 'pro', is_burst: false, dev_discount: false } : null,
+      cost: 40 * c.turns, // credits
+      ...(c.status === 'done' ? { cost_fiat: usd(c.llm + PLATFORM_PRICE_PER_TURN * c.turns) } : {}),
+      charging: c.status === 'done' ? { llm_price: usd(c.llm), platform_price: usd(PLATFORM_PRICE_PER_TURN * c.turns), llm_charge: 3 * c.turns, call_charge: 40 * c.turns, tier: 'pro', is_burst: false, dev_discount: false } : null,
     },
     analysis: c.status === 'done' ? { call_successful: 'success', transcript_summary: 'A short test chat.', evaluation_criteria_results: {}, data_collection_results: {} } : null,
   });
@@ -87,10 +101,12 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
   };
 
   const wss = new WebSocketServer({ noServer: true });
-  wss.on('connection', (ws: WebSocket, agentId: string) => {
+  wss.on('connection', (ws: WebSocket, _agentId: string) => {
     let conv: Conv | null = null;
     let pingId = 0;
-    const send = (m: unknown) => { if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m)); };
+    // Every event the agent sends has the official type (@elevenlabs/types, generated from agent.asyncapi.yaml).
+    type AgentEvent = AgentResponse | AgentToolRequestMessage | AgentToolResponseMessage | ClientToolCallMessage | ConversationMetadata | Ping;
+    const send = (m: AgentEvent) => { if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m)); };
     let unanswered = 0;
     const t = setInterval(() => {
       if (!conv) return;
@@ -109,13 +125,14 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
       const m = JSON.parse(String(raw));
       if (!conv) {
         if (m.type !== 'conversation_initiation_client_data') return ws.close(1008, 'first message must be conversation_initiation_client_data');
-        conv = { id: fakeId('conv_'), status: 'in-progress', polls: 0, transcript: [], init: m, turns: 0, llm: 0, socket: ws, startedAt: Date.now() };
+        conv = { id: fakeId('conv_'), status: 'in-progress', polls: 0, transcript: [], init: m, turns: 0, llm: 0, socket: ws, startedAt: Date.now(), received: [m] };
         conversations.set(conv.id, conv);
         send({ type: 'conversation_initiation_metadata', conversation_initiation_metadata_event: { conversation_id: conv.id, agent_output_audio_format: 'pcm_16000', user_input_audio_format: 'pcm_16000' } });
         const first = m.conversation_config_override?.agent?.first_message ?? agent.greeting;
         if (first) agentSays(first, 0);
         return;
       }
+      conv.received.push(m);
       if (m.type === 'pong') {
         unanswered = 0;
         return void pings.answered.push(m.event_id);
@@ -134,7 +151,12 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
         for (const tc of r.tool_calls ?? []) {
           const id = fakeId('toolu_');
           const client = clientTools.has(tc.name);
+          const toolType = client ? 'client' : 'webhook';
           let result: unknown = tc.result;
+          // The opt-in tool events go out for client and server tools alike; a response is not promised.
+          if (toolEvents === 'paired' || toolEvents === 'request_only') {
+            send({ type: 'agent_tool_request', agent_tool_request: { tool_name: tc.name, tool_call_id: id, tool_type: toolType, event_id: ++pingId } });
+          }
           if (client) {
             send({ type: 'client_tool_call', client_tool_call: { tool_name: tc.name, tool_call_id: id, parameters: tc.arguments, event_id: ++pingId } });
             const answer = await new Promise<any>((resolve) => {
@@ -144,9 +166,10 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
             result = answer.result;
             results.push({ request_id: id, tool_name: tc.name, result_value: answer.result, is_error: answer.is_error, tool_has_been_called: true, tool_latency_secs: 0.1, type: 'client' });
           } else {
-            send({ type: 'agent_tool_request', agent_tool_request: { tool_name: tc.name, tool_call_id: id, tool_type: 'webhook', event_id: ++pingId } });
-            send({ type: 'agent_tool_response', agent_tool_response: { tool_name: tc.name, tool_call_id: id, tool_type: 'webhook', is_error: false, is_called: true, event_id: ++pingId } });
             results.push({ request_id: id, tool_name: tc.name, result_value: JSON.stringify(result), is_error: false, tool_has_been_called: true, tool_latency_secs: 0.2, type: 'webhook' });
+          }
+          if (toolEvents === 'paired' || toolEvents === 'response_only') {
+            send({ type: 'agent_tool_response', agent_tool_response: { tool_name: tc.name, tool_call_id: id, tool_type: toolType, is_error: false, is_called: true, event_id: ++pingId } });
           }
           calls.push({ request_id: id, tool_name: tc.name, params_as_json: JSON.stringify(tc.arguments), tool_has_been_called: true, type: client ? 'client' : 'webhook' });
         }
@@ -154,7 +177,7 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
         c.llm += LLM_PRICE_PER_TURN;
         agentSays(r.content, turn * 4 + 3);
         c.transcript[c.transcript.length - 1].conversation_turn_metrics = { metrics: { convai_llm_service_ttfb: { elapsed_time: 0.31 } } };
-        if (hangUp) { hangUp = false; ws.close(1000, 'end_call'); }
+        if (hangUp || r.hangUp) { hangUp = false; ws.close(1000, 'end_call'); }
       });
     });
   });
@@ -185,7 +208,7 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
       },
       {
         name: 'agent', method: 'GET', pattern: /^\/v1\/convai\/agents\/([^/]+)$/, handle: (_r, [id]) => agents.has(id)
-          ? { status: 200, body: { agent_id: id, name: 'Travel desk', conversation_config: { agent: { first_message: agent.greeting ?? '', language: 'en', prompt: { prompt: 'You help travellers.' } }, conversation: { text_only: false } }, platform_settings: { overrides: { conversation_config_override: { conversation: { text_only: true } } } } } }
+          ? { status: 200, body: { agent_id: id, name: 'Travel desk', metadata: { created_at_unix_secs: 1_760_000_000, updated_at_unix_secs: 1_760_000_000 }, conversation_config: { agent: { first_message: agent.greeting ?? '', language: 'en', prompt: { prompt: 'You help travellers.' } }, conversation: { text_only: false } }, platform_settings: { overrides: { conversation_config_override: { conversation: { text_only: true } } } } } }
           : detail(404, 'not_found'),
       },
       {
@@ -194,7 +217,7 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
           if (!c) return { status: 404, body: { detail: { status: 'conversation_not_found', message: 'Conversation not found' } } };
           if (c.status === 'processing' && ++c.polls > processingPolls) {
             c.status = 'done';
-            lastCost = Math.round(c.llm * 1e8) / 1e8;
+            lastCost = usd(c.llm + PLATFORM_PRICE_PER_TURN * c.turns);
           }
           return { status: 200, body: record(c) };
         },
@@ -215,6 +238,7 @@ export async function startFakeElevenLabs(opts: { apiKey?: string; agents?: stri
     setClientTools: (names) => { clientTools = new Set(names); },
     setProcessingPolls: (n) => { processingPolls = n; },
     hangUpAfterNextReply: () => { hangUp = true; },
+    setToolEvents: (mode) => { toolEvents = mode; },
     close: async () => {
       turnWaiters = [];
       timers.forEach(clearTimeout);

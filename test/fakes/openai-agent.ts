@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
 
 // A fake OpenAI Chat Completions server on 127.0.0.1 that speaks the real wire format (providers.md §5):
 // Bearer auth, `POST /v1/chat/completions`, `GET /v1/models`, error bodies {"error":{message,type,param,code}}.
@@ -9,6 +10,9 @@ export interface WireMessage {
   content: string | null;
   tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
   tool_call_id?: string;
+  /** Legacy function calling: the assistant's call and the `function` message that answers it. */
+  function_call?: { name: string; arguments: string };
+  name?: string;
 }
 
 export interface ChatBody {
@@ -30,6 +34,8 @@ export interface FakeToolCall {
 export interface FakeReply {
   content?: string | null;
   tool_calls?: FakeToolCall[];
+  /** Answer in the deprecated `function_call` form (finish_reason `function_call`); null arguments sent as null. */
+  function_call?: { name: string; arguments: unknown };
   finish_reason?: string;
   usage?: { prompt_tokens: number; completion_tokens: number };
 }
@@ -72,7 +78,8 @@ export interface FakeOpenAiOptions {
   apiKey?: string | null;
   reply?: ReplyFn;
   latencyMs?: number;
-  models?: string[];
+  /** The model list; null for a server without `GET /models` (it answers 404, as for any unknown URL). */
+  models?: string[] | null;
 }
 
 export interface FakeOpenAiServer {
@@ -170,29 +177,34 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
     await delay(latencyMs);
     const out = await reply(body.messages, body);
     const r: FakeReply = typeof out === 'string' ? { content: out } : out;
+    // Arguments are a JSON string on the wire; a server that sends null (some do) is reproduced as such.
+    const wireArgs = (a: unknown) => (a === null ? (null as unknown as string) : typeof a === 'string' ? a : JSON.stringify(a ?? {}));
     const toolCalls = (r.tool_calls ?? []).map((tc) => ({
       id: tc.id ?? `call_${++seq}`,
-      type: 'function',
-      function: { name: tc.name, arguments: typeof tc.arguments === 'string' ? tc.arguments : JSON.stringify(tc.arguments ?? {}) },
+      type: 'function' as const,
+      function: { name: tc.name, arguments: wireArgs(tc.arguments) },
     }));
-    const content = r.content === undefined ? (toolCalls.length ? null : '') : r.content;
+    const functionCall = r.function_call ? { name: r.function_call.name, arguments: wireArgs(r.function_call.arguments) } : null;
+    const content = r.content === undefined ? (toolCalls.length || functionCall ? null : '') : r.content;
     const promptTokens = body.messages.reduce((n, m) => n + estimateTokens(m.content ?? ''), 0);
     const completionTokens = estimateTokens(content ?? JSON.stringify(toolCalls));
     const usage = r.usage ?? { prompt_tokens: promptTokens, completion_tokens: completionTokens };
-    send(res, 200, JSON.stringify({
+    // Typed by the official client's response type, so the fake cannot drift from it.
+    const completion: ChatCompletion = {
       id: `chatcmpl-${++seq}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: body.model,
       choices: [{
         index: 0,
-        message: { role: 'assistant', content, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        message: { role: 'assistant', content, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}), ...(functionCall ? { function_call: functionCall } : {}) },
         logprobs: null,
-        finish_reason: r.finish_reason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
+        finish_reason: (r.finish_reason as ChatCompletion.Choice['finish_reason'] | undefined) ?? (toolCalls.length ? 'tool_calls' : functionCall ? 'function_call' : 'stop'),
       }],
       usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
       system_fingerprint: 'fp_fake',
-    }));
+    };
+    send(res, 200, JSON.stringify(completion));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -212,7 +224,7 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
     requests.push(rec);
     waiters.splice(0).forEach((w) => w(rec));
 
-    const endpoint = req.method === 'POST' && path === '/v1/chat/completions' ? 'chat' : req.method === 'GET' && path === '/v1/models' ? 'models' : null;
+    const endpoint = req.method === 'POST' && path === '/v1/chat/completions' ? 'chat' : req.method === 'GET' && path === '/v1/models' && opts.models !== null ? 'models' : null;
     if (!endpoint) {
       return send(res, 404, errorBody(`Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error', 'unknown_url'));
     }

@@ -52,6 +52,12 @@ export async function startFakeRetell(opts: { apiKey?: string; agents?: string[]
     message_with_tool_calls: c.messages, metadata: c.metadata, retell_llm_dynamic_variables: c.retell_llm_dynamic_variables, collected_dynamic_variables: {},
     ...(c.chat_status === 'ended' ? { chat_cost: costOf(c), chat_analysis: { chat_summary: 'A short chat.', user_sentiment: 'Neutral', chat_successful: true } } : {}),
   });
+  const endChat = (c: ChatRec) => {
+    if (c.chat_status !== 'ongoing') return;
+    c.chat_status = 'ended';
+    c.end_timestamp = ms();
+    lastCost = costOf(c).combined_cost / 100;
+  };
   const agentMsg = (content: string) => ({ role: 'agent', content, message_id: fakeId('msg_'), created_timestamp: ms() });
 
   const http = await startFakeHttp({
@@ -78,6 +84,7 @@ export async function startFakeRetell(opts: { apiKey?: string; agents?: string[]
           if (typeof b.chat_id !== 'string' || typeof b.content !== 'string') return err(400, 'Invalid request format, please check API reference.');
           const c = chats.get(b.chat_id);
           if (!c) return err(422, MESSAGES.not_found);
+          // An ended chat "no longer can generate new response".
           if (c.chat_status !== 'ongoing') return err(400, 'Chat has already ended.');
           const reply = agent.reply(b.content, c.turns++);
           const fresh: any[] = [{ role: 'user', content: b.content, message_id: fakeId('msg_'), created_timestamp: ms() }];
@@ -87,7 +94,12 @@ export async function startFakeRetell(opts: { apiKey?: string; agents?: string[]
             fresh.push({ role: 'tool_call_result', tool_call_id: id, content: JSON.stringify(tc.result), successful: true });
           }
           fresh.push(agentMsg(reply.content));
+          if (reply.hangUp) {
+            // The agent's end_call tool (EndCallTool {type: 'end_call'}): invoked after the goodbye, it ends the chat.
+            fresh.push({ role: 'tool_call_invocation', tool_call_id: fakeId('tool_call_'), name: 'end_call', arguments: JSON.stringify({ execution_message: reply.content }) });
+          }
           c.messages.push(...fresh);
+          if (reply.hangUp) endChat(c);
           // Only the new messages after the user's own line, as the API documents.
           return { status: 201, body: { messages: fresh.slice(1) } };
         },
@@ -102,11 +114,7 @@ export async function startFakeRetell(opts: { apiKey?: string; agents?: string[]
         name: 'end_chat', method: 'PATCH', pattern: /^\/end-chat\/([^/]+)$/, handle: (_r, [id]) => {
           const c = chats.get(id);
           if (!c) return err(422, MESSAGES.not_found);
-          if (c.chat_status === 'ongoing') {
-            c.chat_status = 'ended';
-            c.end_timestamp = ms();
-            lastCost = costOf(c).combined_cost / 100;
-          }
+          endChat(c);
           return { status: 204 };
         },
       },

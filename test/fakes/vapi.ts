@@ -1,5 +1,15 @@
+import type { Vapi } from '@vapi-ai/server-sdk';
 import type { ContractAgent, ContractFake, ContractFault } from '../providers/adapter-contract.js';
 import { bearer, fakeId, startFakeHttp, type FakeHttp, type FaultKind, type FaultOptions, type RecordedRequest, type Reply } from './fake-http.js';
+
+/** The properties of Vapi's CreateAssistantDTO; typed so that each one must exist in @vapi-ai/server-sdk's type. */
+export const ASSISTANT_PROPERTIES: readonly (keyof Vapi.CreateAssistantDto)[] = [
+  'transcriber', 'model', 'voice', 'firstMessage', 'firstMessageInterruptionsEnabled', 'firstMessageMode', 'voicemailDetection',
+  'clientMessages', 'serverMessages', 'maxDurationSeconds', 'backgroundSound', 'modelOutputInMessagesEnabled', 'transportConfigurations',
+  'observabilityPlan', 'credentials', 'hooks', 'name', 'voicemailMessage', 'endCallMessage', 'endCallPhrases', 'compliancePlan', 'metadata',
+  'backgroundSpeechDenoisingPlan', 'analysisPlan', 'artifactPlan', 'startSpeakingPlan', 'stopSpeakingPlan', 'monitorPlan', 'credentialIds',
+  'server', 'keypadInputPlan',
+];
 
 // A fake Vapi API (providers.md §1) on 127.0.0.1: `Authorization: Bearer <private key>`, NestJS error bodies
 // ({message, error, statusCode}), `POST /session` 201, `POST /chat` 200 with tool-call messages in `output[]`
@@ -42,6 +52,8 @@ export interface FakeVapi extends ContractFake {
   setCallPolls(n: number): void;
   /** Whether the agent's own inbound call record is listed by GET /call?assistantId (default true). */
   setAgentSideCalls(on: boolean): void;
+  /** How calls end (`endedReason`, default assistant-ended-call); no-answer reasons leave the call without messages. */
+  setEndedReason(reason: string): void;
 }
 
 export async function startFakeVapi(opts: { apiKey?: string; assistants?: string[]; phoneNumberIds?: string[] } = {}): Promise<FakeVapi> {
@@ -56,6 +68,8 @@ export async function startFakeVapi(opts: { apiKey?: string; assistants?: string
   let callerLines: string[] | null = null;
   let callPolls = 3;
   let agentSide = true;
+  let endedReason = 'assistant-ended-call';
+  const UNANSWERED = ['customer-did-not-answer', 'customer-busy'];
   const now = () => new Date().toISOString();
 
   const sessionBody = (s: SessionRec) => {
@@ -124,7 +138,7 @@ export async function startFakeVapi(opts: { apiKey?: string; assistants?: string
 
   const endCall = (call: any, reason: string) => {
     if (call.status === 'ended') return;
-    const p = call.pending;
+    const p = UNANSWERED.includes(reason) ? null : call.pending;
     Object.assign(call, {
       status: 'ended', endedReason: reason, endedAt: p?.endedAt ?? now(), startedAt: call.startedAt ?? call.createdAt, cost: CALL_COST,
       messages: p?.ours ?? [], artifact: { transcript: p?.transcript ?? '', messages: p?.ours ?? [], messagesOpenAIFormatted: [] },
@@ -188,7 +202,10 @@ export async function startFakeVapi(opts: { apiKey?: string; assistants?: string
       {
         name: 'call_create', method: 'POST', pattern: /^\/call$/, handle: (r) => {
           const b = r.body ?? {};
+          // Vapi validates bodies with whitelisting: an unknown property is refused, not ignored.
           if ('metadata' in b) return json(400, nest(400, ['property metadata should not exist'], 'Bad Request'));
+          const unknown = b.assistant && typeof b.assistant === 'object' ? Object.keys(b.assistant).filter((k) => !(ASSISTANT_PROPERTIES as readonly string[]).includes(k)) : [];
+          if (unknown.length) return json(400, nest(400, unknown.map((k) => `assistant.property ${k} should not exist`), 'Bad Request'));
           if (!phoneIds.has(b.phoneNumberId)) return json(400, nest(400, 'Couldn\'t Get Phone Number. `phoneNumberId` Does Not Exist.', 'Bad Request'));
           if (!b.customer?.number || !(b.assistant || b.assistantId)) return json(400, nest(400, ['customer.number and an assistant are required'], 'Bad Request'));
           const id = fakeId('call-');
@@ -218,7 +235,7 @@ export async function startFakeVapi(opts: { apiKey?: string; assistants?: string
             c.polls++;
             c.status = c.polls >= callPolls ? 'ended' : c.polls === 1 ? 'ringing' : 'in-progress';
             if (c.status === 'in-progress') c.startedAt ??= now();
-            if (c.status === 'ended') { c.status = 'in-progress'; endCall(c, 'assistant-ended-call'); }
+            if (c.status === 'ended') { c.status = 'in-progress'; endCall(c, endedReason); }
           }
           return json(200, publicCall(c));
         },
@@ -250,6 +267,7 @@ export async function startFakeVapi(opts: { apiKey?: string; assistants?: string
     lastCostUsd: () => lastCost,
     setCallerLines: (l) => { callerLines = l; },
     setCallPolls: (n) => { callPolls = n; },
+    setEndedReason: (r) => { endedReason = r; },
     setAgentSideCalls: (on) => { agentSide = on; },
     close: () => http.close(),
   };

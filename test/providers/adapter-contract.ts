@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/lib/clock.js';
 import { runScenario, type ScenarioRunResult } from '../../src/engine/scenario-runner.js';
 import type { ScenarioSpec } from '../../src/engine/types.js';
-import { SECRET_CONFIG_FIELDS } from '../../src/providers/configs.js';
-import { ProviderError, type ProviderAdapter } from '../../src/providers/types.js';
+import { SECRET_FIELDS as SECRET_CONFIG_FIELDS } from '../../src/lib/field-errors.js';
+import { ProviderError, type ProviderAdapter } from '../../src/engine/provider.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 
 // The behaviour every provider adapter owes the engine, checked the same way for each provider against a
@@ -23,6 +23,8 @@ export interface ContractToolCall {
 export interface ContractReply {
   content: string;
   tool_calls?: ContractToolCall[];
+  /** The agent ends the conversation after this answer (its end-call tool, closing the session). */
+  hangUp?: boolean;
 }
 
 export interface ContractAgent {
@@ -77,6 +79,8 @@ export interface ContractOptions {
   sessions: boolean;
   /** The validate call can tell an unknown agent from a bad key. */
   validateNotFound: boolean;
+  /** The provider signals that the agent hung up (so the fake honours `ContractReply.hangUp`). */
+  hangUp?: boolean;
 }
 
 const scenario = (script: string[]): ScenarioSpec => ({
@@ -139,7 +143,9 @@ export function adapterContract(
       expect(fake.heard().slice(-3)).toEqual(script);
       for (const e of r.transcript.filter((x) => x.role === 'assistant')) expect(e.latency_ms).toBeGreaterThanOrEqual(0);
       expect(r.metrics.turn_count).toBe(3);
-      expect(r.end_reason).toBe('max_turns');
+      expect(r.agent_turns).toBe(3);
+      // the script ran out exactly at the cap: the caller was done, not cut off
+      expect(r.end_reason).toBe('tester_ended');
     });
 
     if (options.greeting) {
@@ -152,6 +158,19 @@ export function adapterContract(
         ]);
         expect(r.transcript[0].latency_ms ?? null).toBeNull();
         expect(r.metrics.turn_count).toBe(1);
+      });
+    }
+
+    if (options.hangUp) {
+      it('agent hangs up: the goodbye is recorded and the run ends as agent_ended, with no further caller line', async () => {
+        fake.setAgent({ greeting: null, reply: (t, turn) => (turn === 0 ? { content: 'Goodbye, have a nice day.', hangUp: true } : echo(t)) });
+        const r = await converse(['Bye for now.', 'Are you still there?', 'Hello?']);
+        expect(r.error_message).toBeNull();
+        expect(r.end_reason).toBe('agent_ended');
+        expect(r.transcript.map((e) => [e.role, e.content])).toEqual([['user', 'Bye for now.'], ['assistant', 'Goodbye, have a nice day.']]);
+        expect(fake.heard().slice(-1)).toEqual(['Bye for now.']);
+        expect(fake.heard()).not.toContain('Are you still there?');
+        if (options.sessions) expect(await until(() => fake.openSessions() === 0)).toBe(true);
       });
     }
 

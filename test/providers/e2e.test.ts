@@ -3,7 +3,7 @@ import { createTestContext, waitForRun, type TestContext } from '../harness.js';
 import type { ContractAgent, ContractFake } from './adapter-contract.js';
 import { CHAT_COST, SESSION_EXTRA_COST, startFakeVapi, VAPI_ASSISTANT, VAPI_KEY, type FakeVapi } from '../fakes/vapi.js';
 import { CENTS_PER_MESSAGE, RETELL_AGENT, RETELL_KEY, startFakeRetell, type FakeRetell } from '../fakes/retell.js';
-import { ELEVEN_AGENT, ELEVEN_KEY, LLM_PRICE_PER_TURN, startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs.js';
+import { ELEVEN_AGENT, ELEVEN_KEY, LLM_PRICE_PER_TURN, PLATFORM_PRICE_PER_TURN, startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs.js';
 
 // End to end through the API, per provider: register the agent, validate it, run a one-scenario suite with the
 // shipped adapters (the registry's) against the provider's fake, and read back a completed run with the
@@ -28,7 +28,7 @@ const scenario = {
 const cases: { provider: string; start: () => Promise<ContractFake & { baseUrl: string }>; config: (url: string) => Record<string, unknown>; cost: number }[] = [
   { provider: 'provider_1', start: startFakeVapi, config: (url) => ({ api_key: VAPI_KEY, assistant_id: VAPI_ASSISTANT, base_url: url }), cost: 2 * CHAT_COST + SESSION_EXTRA_COST },
   { provider: 'provider_5', start: startFakeRetell, config: (url) => ({ api_key: RETELL_KEY, agent_id: RETELL_AGENT, base_url: url }), cost: (2 * CENTS_PER_MESSAGE) / 100 },
-  { provider: 'provider_6', start: startFakeElevenLabs, config: (url) => ({ api_key: ELEVEN_KEY, agent_id: ELEVEN_AGENT, base_url: url, post_call_poll_ms: 100 }), cost: 2 * LLM_PRICE_PER_TURN },
+  { provider: 'provider_6', start: startFakeElevenLabs, config: (url) => ({ api_key: ELEVEN_KEY, agent_id: ELEVEN_AGENT, base_url: url, post_call_poll_ms: 100 }), cost: 2 * (LLM_PRICE_PER_TURN + PLATFORM_PRICE_PER_TURN) },
 ];
 
 describe('providers end to end through the API', () => {

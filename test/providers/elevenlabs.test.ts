@@ -4,9 +4,9 @@ import { runScenario } from '../../src/engine/scenario-runner.js';
 import type { ScenarioSpec } from '../../src/engine/types.js';
 import { configWithDefaults } from '../../src/providers/configs.js';
 import { createElevenLabsAdapter } from '../../src/providers/elevenlabs.js';
-import { ProviderError } from '../../src/providers/types.js';
+import { ProviderError } from '../../src/engine/provider.js';
 import { FakeClock } from '../fakes/fake-clock.js';
-import { ELEVEN_AGENT, ELEVEN_KEY, LLM_PRICE_PER_TURN, startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs.js';
+import { ELEVEN_AGENT, ELEVEN_KEY, LLM_PRICE_PER_TURN, PLATFORM_PRICE_PER_TURN, startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs.js';
 import { adapterContract } from './adapter-contract.js';
 
 const config = (fake: FakeElevenLabs, over: Record<string, unknown> = {}) => ({ api_key: ELEVEN_KEY, agent_id: ELEVEN_AGENT, base_url: fake.baseUrl, post_call_poll_ms: 100, ...over });
@@ -21,7 +21,7 @@ adapterContract(
     ...(o.timeoutMs ? { timeout_ms: o.timeoutMs } : {}),
     ...(o.toolResults ? { client_tool_results: o.toolResults } : {}),
   }),
-  { adapter: () => createElevenLabsAdapter(), greeting: true, sessions: true, validateNotFound: true },
+  { adapter: () => createElevenLabsAdapter(), greeting: true, sessions: true, validateNotFound: true, hangUp: true },
 );
 
 const scenario: ScenarioSpec = {
@@ -98,7 +98,42 @@ describe('ElevenLabs conversation', () => {
     expect(r.error_message).toBeNull();
     expect(r.transcript.map((e) => e.content)).toEqual(['Hi', 'Where to?', 'Book it', 'Booked.']);
     expect(r.transcript[3].tool_calls).toEqual([{ id: expect.any(String), name: 'book_flight', arguments: { to: 'LIS' }, result: { pnr: 'Q7' } }]);
-    expect(r.metrics.cost_usd).toBeCloseTo(2 * LLM_PRICE_PER_TURN, 8);
+    expect(r.metrics.cost_usd).toBeCloseTo(2 * (LLM_PRICE_PER_TURN + PLATFORM_PRICE_PER_TURN), 8);
+  });
+
+  it('unpaired tool events: a request without a response, and a response without a request, each end the turn within the settle time', async () => {
+    const settled = createElevenLabsAdapter({ toolSettleMs: 150 });
+    fake.setAgent({ greeting: null, reply: () => ({ content: 'Booked.', tool_calls: [{ name: 'book_flight', arguments: { to: 'LIS' }, result: { pnr: 'Q7' } }] }) });
+    for (const mode of ['request_only', 'response_only'] as const) {
+      fake.setToolEvents(mode);
+      const s = await settled.openSession({ config: config(fake), scenario, runId: 'r', scenarioRunId: 'sr', signal: never(), clock: systemClock });
+      const t0 = Date.now();
+      const r = await s.send('Book it', never());
+      expect(Date.now() - t0).toBeLessThan(1500);
+      expect(r.content).toBe('Booked.');
+      expect(r.tool_calls.map((c) => c.name)).toEqual(['book_flight']);
+      // The next turn is not disturbed by the unanswered request.
+      const t1 = Date.now();
+      expect((await s.send('Thanks', never())).content).toBe('Booked.');
+      expect(Date.now() - t1).toBeLessThan(1500);
+      await s.close('canceled');
+    }
+  });
+
+  it('a tool answered after a request still gets the agent\'s answer to its result in the same turn', async () => {
+    const settled = createElevenLabsAdapter({ toolSettleMs: 150 });
+    fake.setAgent({ greeting: null, reply: () => ({ content: 'Booked.', tool_calls: [{ name: 'book_flight', arguments: { to: 'LIS' }, result: { pnr: 'Q7' } }] }) });
+    const s = await settled.openSession({ config: config(fake), scenario, runId: 'r', scenarioRunId: 'sr', signal: never(), clock: systemClock });
+    expect(await s.send('Book it', never())).toMatchObject({ content: 'Booked.', tool_calls: [{ name: 'book_flight' }] });
+    await s.close('canceled');
+  });
+
+  it('a client tool announced by client_tool_call and agent_tool_request is recorded once, merged with the post-call record', async () => {
+    fake.setClientTools(['lookup_booking']);
+    fake.setAgent({ greeting: null, reply: (t) => (/Book/.test(t) ? { content: 'Seat 14C.', tool_calls: [{ name: 'lookup_booking', arguments: { ref: 'XY1' }, result: null }] } : { content: 'Hello.' }) });
+    const r = await run(config(fake, { client_tool_results: { lookup_booking: { seat: '14C' } } }));
+    expect(r.error_message).toBeNull();
+    expect(r.transcript[3].tool_calls).toEqual([{ id: expect.any(String), name: 'lookup_booking', arguments: { ref: 'XY1' }, result: { seat: '14C' } }]);
   });
 
   it('polls the record through processing until done; the cost stays null when it is not done in time', async () => {
@@ -110,7 +145,7 @@ describe('ElevenLabs conversation', () => {
     const gets = fake.requests().filter((q) => q.path.startsWith('/v1/convai/conversations/'));
     expect(gets.length).toBeGreaterThanOrEqual(4);
     expect(clock.sleeps.filter((x) => x === 500).length).toBe(gets.length - 1);
-    expect(s.costUsd()).toBeCloseTo(LLM_PRICE_PER_TURN, 8);
+    expect(s.costUsd()).toBeCloseTo(LLM_PRICE_PER_TURN + PLATFORM_PRICE_PER_TURN, 8);
 
     fake.setProcessingPolls(1000);
     const s2 = await open(config(fake, { post_call_poll_ms: 500, post_call_timeout_ms: 2000 }), new FakeClock());
@@ -147,9 +182,9 @@ describe('ElevenLabs conversation', () => {
   });
 
   it('region picks the API host when no base_url is given', () => {
-    expect(configWithDefaults('provider_6', { api_key: 'k', agent_id: 'a', region: 'eu' }).base_url).toBe('https://api.eu.residency.elevenlabs.io');
-    expect(configWithDefaults('provider_6', { api_key: 'k', agent_id: 'a', region: 'us' }).base_url).toBe('https://api.us.elevenlabs.io');
-    expect(configWithDefaults('provider_6', { api_key: 'k', agent_id: 'a' }).base_url).toBe('https://api.elevenlabs.io');
+    expect(configWithDefaults('elevenlabs', { api_key: 'k', agent_id: 'a', region: 'eu' }).base_url).toBe('https://api.eu.residency.elevenlabs.io');
+    expect(configWithDefaults('elevenlabs', { api_key: 'k', agent_id: 'a', region: 'us' }).base_url).toBe('https://api.us.elevenlabs.io');
+    expect(configWithDefaults('elevenlabs', { api_key: 'k', agent_id: 'a' }).base_url).toBe('https://api.elevenlabs.io');
   });
 });
 

@@ -5,7 +5,7 @@ import type { ScenarioSpec } from '../../src/engine/types.js';
 import type { LiveKitChannelOptions } from '../../src/providers/livekit-channel.js';
 import { createLiveKitAdapter } from '../../src/providers/livekit.js';
 import { createAdapters } from '../../src/providers/registry.js';
-import { ProviderError, type ProviderSession } from '../../src/providers/types.js';
+import { ProviderError, type ProviderSession } from '../../src/engine/provider.js';
 import { FakeClock, StuckClock } from '../fakes/fake-clock.js';
 import { startFakeLiveKit, type FakeLiveKit, type FakeLiveKitAgent } from '../fakes/livekit.js';
 import { createTestContext, waitForRun, type TestContext } from '../harness.js';

@@ -1,8 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RTVI_PROTOCOL_VERSION, RTVIMessageType } from '@pipecat-ai/client-js';
 import { systemClock, type Clock } from '../../src/lib/clock.js';
 import type { ScenarioSpec } from '../../src/engine/types.js';
+import { runScenario } from '../../src/engine/scenario-runner.js';
 import { createPipecatAdapter } from '../../src/providers/pipecat.js';
-import { ProviderError } from '../../src/providers/types.js';
+import { ProviderError } from '../../src/engine/provider.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { startFakePipecat, type FakeBotReply, type FakePipecat } from '../fakes/pipecat.js';
 import { createTestContext, waitForRun, type TestContext } from '../harness.js';
@@ -48,7 +50,10 @@ describe('provider_3 Pipecat Cloud: session API and RTVI', () => {
     const conn = fake.connections[0];
     expect(conn.body).toEqual({ language: 'en' }); // the base64 body from /start, on the websocket URL
     expect(conn.received.map((m) => m.type)).toEqual(['client-ready', 'send-text', 'disconnect-bot']);
-    expect(conn.received[0].data).toMatchObject({ version: '1.0.0', about: { library: 'rehearsal' } });
+    expect(conn.received[0].data).toMatchObject({ version: RTVI_PROTOCOL_VERSION, about: { library: 'rehearsal' } });
+    // Every message type we send is one the official client sends.
+    const outbound: string[] = [RTVIMessageType.CLIENT_READY, RTVIMessageType.SEND_TEXT, RTVIMessageType.DISCONNECT_BOT, RTVIMessageType.LLM_FUNCTION_CALL_RESULT];
+    expect(conn.received.every((m) => outbound.includes(m.type))).toBe(true);
     expect(conn.received[1].data).toEqual({ content: 'Hello', options: { run_immediately: true, audio_response: false } });
     expect(await until(() => fake.openSockets() === 0)).toBe(true);
   });
@@ -103,6 +108,37 @@ describe('provider_3 Pipecat Cloud: session API and RTVI', () => {
     await s.close('completed');
   });
 
+  it('reads bot-output in the format of the version the bot announced (1.x, and 2.x segments repeated while spoken)', async () => {
+    for (const version of ['1.0.0', '2.1.0']) {
+      fake.setBot({ version, reply: () => ({ text: 'First. Second one.', speak: true }) });
+      const s = await open();
+      expect((await s.send('x', live())).content).toBe('First. Second one.');
+      await s.close('completed');
+    }
+  });
+
+  it('error-response: a version warning to client-ready still opens the session; one to disconnect-bot changes nothing', async () => {
+    fake.setBot({ versionWarning: 'client version 2.1.0 is newer than the bot (1.0.0)', version: '1.0.0', rejectDisconnect: true });
+    const s = await open();
+    expect(await s.send('Hello', live())).toEqual({ content: 'You said: Hello', tool_calls: [], ended: false });
+    await s.close('completed');
+    expect((s as unknown as { warnings: string[] }).warnings).toEqual(['client-ready: client version 2.1.0 is newer than the bot (1.0.0)']);
+    // The bot refuses disconnect-bot; the close goes on (socket closed, Pipecat session stopped).
+    expect(fake.connections[0].received.map((m) => m.type)).toContain('disconnect-bot');
+    expect(await until(() => fake.openSockets() === 0 && [...fake.sessions.values()].every((x) => x.stopped))).toBe(true);
+  });
+
+  it('a non-fatal error changes nothing; an error-response to send-text fails that turn with the bot\'s text', async () => {
+    reply({ text: 'Still here.', warning: 'TTS quota low' });
+    const s = await open();
+    expect(await s.send('x', live())).toEqual({ content: 'Still here.', tool_calls: [], ended: false });
+    reply({ reject: 'send-text is not enabled for this bot' });
+    await expect(s.send('y', live())).rejects.toMatchObject({ kind: 'provider_error', message: 'provider: bot rejected the message: send-text is not enabled for this bot' });
+    const sent = fake.connections[0].received.filter((m) => m.type === 'send-text');
+    expect(sent.every((m) => typeof m.id === 'string' && m.id.length > 0)).toBe(true);
+    await s.close('error');
+  });
+
   it('the bot hanging up ends the conversation; a fatal RTVI error is a provider error', async () => {
     reply({ text: 'Goodbye.', hangUp: true });
     const s = await open();
@@ -112,6 +148,14 @@ describe('provider_3 Pipecat Cloud: session API and RTVI', () => {
     const t = await open();
     await expect(t.send('Hi', live())).rejects.toMatchObject({ kind: 'provider_error', message: 'provider: bot error: LLM service unavailable' });
     await t.close('error');
+  });
+
+  it("a fatal error's text reaches the scenario run's message", async () => {
+    reply({ fatalError: 'LLM service unavailable' });
+    const r = await runScenario({
+      scenario, maxTurns: 1, adapter, config: config(), llm: {}, clock: systemClock, signal: live(), ids: { runId: 'r', scenarioRunId: 'sr' },
+    });
+    expect(r).toMatchObject({ status: 'error', error_message: 'provider: bot error: LLM service unavailable' });
   });
 
   it('a refused websocket token is a provider error (not bad credentials), and the session is stopped', async () => {

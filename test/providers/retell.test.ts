@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/lib/clock.js';
 import type { ScenarioSpec } from '../../src/engine/types.js';
 import { createRetellAdapter } from '../../src/providers/retell.js';
-import { ProviderError } from '../../src/providers/types.js';
+import { ProviderError } from '../../src/engine/provider.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { CENTS_PER_MESSAGE, RETELL_AGENT, RETELL_KEY, startFakeRetell, type FakeRetell } from '../fakes/retell.js';
 import { adapterContract } from './adapter-contract.js';
@@ -18,7 +18,7 @@ adapterContract(
     ...(o.baseUrl ? { base_url: o.baseUrl } : {}),
     ...(o.timeoutMs ? { timeout_ms: o.timeoutMs } : {}),
   }),
-  { adapter: () => createRetellAdapter(), greeting: true, sessions: true, validateNotFound: true },
+  { adapter: () => createRetellAdapter(), greeting: true, sessions: true, validateNotFound: true, hangUp: true },
 );
 
 const scenario: ScenarioSpec = { id: 's', name: 'S', persona: null, goal: null, instructions: null, opening_message: null, script: ['hi'], criteria: [], pass_threshold: 0.75, max_turns: null };
@@ -53,7 +53,7 @@ describe('Retell chat', () => {
     fake.setAgent({ greeting: null, reply: () => ({ content: 'You are booked.', tool_calls: [{ name: 'book', arguments: { day: 'tue' }, result: { slot: '09:00' } }] }) });
     const s = await open(config(fake));
     expect(await s.send('Book me', never())).toEqual({
-      content: 'You are booked.', ended: false,
+      content: 'You are booked.', ended: false, timing: { overhead_ms: expect.any(Number), lag_ms: expect.any(Number) }, // timed on the timing thread
       tool_calls: [{ id: expect.stringMatching(/^tool_call_/), name: 'book', arguments: { day: 'tue' }, result: { slot: '09:00' } }],
     });
   });
@@ -104,5 +104,35 @@ describe('Retell validate', () => {
     expect(await check(config(fake, { agent_id: 'x' }))).toMatchObject({ valid: false, details: { error_code: 'not_found', status: 422 } });
     fake.inject('server_error', { on: 'get_agent' });
     expect(await check(config(fake))).toMatchObject({ valid: false, details: { error_code: 'provider_error', status: 500 } });
+  });
+});
+
+describe('Retell end of chat', () => {
+  it('an end_call invocation ends the chat: the goodbye comes back with ended, read from get-chat', async () => {
+    fake.setAgent({ greeting: null, reply: () => ({ content: 'Goodbye.', hangUp: true }) });
+    const s = await open(config(fake));
+    const r = await s.send('Bye', never());
+    expect(r).toMatchObject({ content: 'Goodbye.', ended: true });
+    expect(r.tool_calls.map((c) => c.name)).toEqual(['end_call']);
+    expect(fake.requests().map((q) => `${q.method} ${q.path.replace(/chat_[a-z0-9]+/, ':id')}`)).toEqual(['POST /create-chat', 'POST /create-chat-completion', 'GET /get-chat/:id']);
+  });
+
+  it('a tool call on an ongoing chat goes on; a chat in error status is a provider error', async () => {
+    fake.setAgent({ greeting: null, reply: () => ({ content: 'Booked.', tool_calls: [{ name: 'book', arguments: {}, result: {} }] }) });
+    const s = await open(config(fake));
+    expect((await s.send('Book', never())).ended).toBe(false);
+    [...fake.chats.values()][0].chat_status = 'error';
+    await expect(s.send('Again', never())).rejects.toMatchObject({ kind: 'provider_error', message: 'provider: the chat is in error status' });
+    const t = await open(config(fake));
+    const chat = [...fake.chats.values()][1];
+    fake.setAgent({ greeting: null, reply: () => { chat.chat_status = 'error'; return { content: 'x', tool_calls: [{ name: 'book', arguments: {}, result: {} }] }; } });
+    await expect(t.send('Book', never())).rejects.toMatchObject({ kind: 'provider_error', message: 'provider: the chat is in error status' });
+  });
+
+  it('a completion refused because the chat ended meanwhile (e.g. end_chat_after_silence_ms) ends the conversation', async () => {
+    const s = await open(config(fake));
+    await s.send('Hello', never());
+    [...fake.chats.values()][0].chat_status = 'ended';
+    expect(await s.send('Still there?', never())).toEqual({ content: '', tool_calls: [], ended: true, timing: { overhead_ms: expect.any(Number), lag_ms: expect.any(Number) } });
   });
 });

@@ -3,7 +3,7 @@ import { systemClock } from '../../src/lib/clock.js';
 import { runScenario } from '../../src/engine/scenario-runner.js';
 import type { ScenarioSpec } from '../../src/engine/types.js';
 import { createVapiAdapter } from '../../src/providers/vapi.js';
-import { ProviderError } from '../../src/providers/types.js';
+import { ProviderError } from '../../src/engine/provider.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { AGENT_CALL_COST, CALL_COST, CHAT_COST, SESSION_EXTRA_COST, startFakeVapi, VAPI_ASSISTANT, VAPI_KEY, VAPI_PHONE_NUMBER_ID, type FakeVapi } from '../fakes/vapi.js';
 import { adapterContract } from './adapter-contract.js';
@@ -42,7 +42,8 @@ describe('Vapi chat path', () => {
   it('creates a session, sends one POST /chat per line with the session, ends and reads it back for the cost', async () => {
     const s = await open(config(fake, { variable_values: { customer: 'Ada' } }));
     expect(await s.greeting(never())).toBeNull();
-    expect(await s.send('Hello', never())).toEqual({ content: 'Agent heard: Hello', tool_calls: [], ended: false });
+    // a chat turn is timed on the timing thread: the engine subtracts what was ours
+    expect(await s.send('Hello', never())).toEqual({ content: 'Agent heard: Hello', tool_calls: [], ended: false, timing: { overhead_ms: expect.any(Number), lag_ms: expect.any(Number) } });
     await s.send('Again', never());
     await s.close('completed');
     const reqs = fake.requests();
@@ -169,7 +170,8 @@ describe('Vapi voice path (mode "call")', () => {
     const r = await run(callConfig());
     expect(r.error_message).toBeNull();
     const create = fake.requests().find((q) => q.method === 'POST' && q.path === '/call')!;
-    expect(create.body).toMatchObject({ phoneNumberId: VAPI_PHONE_NUMBER_ID, customer: { number: '+14155550123' }, assistant: { firstMessageMode: 'assistant-waits-for-user', endCallFunctionEnabled: true } });
+    expect(create.body).toMatchObject({ phoneNumberId: VAPI_PHONE_NUMBER_ID, customer: { number: '+14155550123' }, assistant: { firstMessageMode: 'assistant-waits-for-user', model: { tools: [{ type: 'endCall' }] } } });
+    expect(create.body.assistant).not.toHaveProperty('endCallFunctionEnabled');
     expect(create.body.assistantOverrides.metadata).toEqual({ team: 'qa', rehearsal_run_id: 'run-1', rehearsal_scenario_run_id: 'sr-1' });
     expect(create.body).not.toHaveProperty('metadata');
     const prompt = create.body.assistant.model.messages[0].content as string;
@@ -184,7 +186,41 @@ describe('Vapi voice path (mode "call")', () => {
     expect([r.transcript[2].latency_ms, r.transcript[4].latency_ms]).toEqual([700, 710]); // artifact.performanceMetrics.turnLatencies
     expect(r.metrics).toMatchObject({ turn_count: 2, time_to_first_response_ms: 700, average_turn_duration_ms: 705 });
     expect(r.metrics.cost_usd).toBeCloseTo(CALL_COST + AGENT_CALL_COST, 8);
-    expect(r.end_reason).toBe('agent_ended');
+    // our caller hung up (assistant-ended-call), played by the configured voice tester model, told the run's max_turns
+    expect(r).toMatchObject({ end_reason: 'tester_ended', agent_turns: 3, tester_model: 'vapi:openai/gpt-4o-mini' });
+    expect(create.body.assistant.model).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini' });
+    expect(prompt).toContain('Keep the call to at most 5 of your turns.');
+  });
+
+  it('end_reason comes from the call\'s endedReason; a call nobody answered is not graded; the voice tester model is configurable', async () => {
+    fake.setAgent({ greeting: null, reply: (t) => ({ content: `Agent heard: ${t}` }) });
+    const runWith = (reason: string, voiceTesterModel?: string) => {
+      fake.setEndedReason(reason);
+      return runScenario({
+        scenario, maxTurns: 3, adapter: createVapiAdapter({ callPollMs: 20 }), config: callConfig(), llm: { voiceTesterModel }, clock: systemClock, signal: never(),
+        ids: { runId: 'run-1', scenarioRunId: 'sr-1' },
+      });
+    };
+    try {
+      const hungUp = await runWith('customer-ended-call', 'anthropic/claude-3-5-haiku');
+      expect(hungUp).toMatchObject({ end_reason: 'agent_ended', tester_model: 'vapi:anthropic/claude-3-5-haiku' });
+      const create = fake.requests().filter((q) => q.method === 'POST' && q.path === '/call').pop()!;
+      expect(create.body.assistant.model).toMatchObject({ provider: 'anthropic', model: 'claude-3-5-haiku' });
+      expect(create.body.assistant.model.messages[0].content).toContain('Keep the call to at most 3 of your turns.');
+      for (const reason of ['customer-did-not-answer', 'customer-busy']) {
+        expect(await runWith(reason)).toMatchObject({
+          status: 'error', end_reason: 'agent_ended', agent_turns: 0, error_message: 'agent: did not answer the call', outcome: { fault: 'agent' }, criteria_results: [],
+        });
+      }
+      for (const reason of ['exceeded-max-duration', 'silence-timed-out']) {
+        expect(await runWith(reason)).toMatchObject({ status: 'error', end_reason: 'timeout', outcome: { fault: 'agent', kind: 'conversation_timeout' } });
+      }
+      expect(await runWith('pipeline-error-openai-llm-failed')).toMatchObject({
+        status: 'error', end_reason: 'error', error_message: 'provider: call ended: pipeline-error-openai-llm-failed', outcome: { fault: 'provider' },
+      });
+    } finally {
+      fake.setEndedReason('assistant-ended-call');
+    }
   });
 
   it('without the agent-side record, reads our own call with the roles swapped and latencies from message timing', async () => {

@@ -138,10 +138,15 @@ describe('web dashboard (Chromium)', { timeout: 90_000 }, () => {
     agentServer.setLatency(0);
     await page.locator('h1 .badge', { hasText: 'completed' }).waitFor({ timeout: 45_000 });
     expect(await page.getByRole('heading', { name: 'In progress' }).count()).toBe(0);
-    const stat = (label: string) => page.locator('.stat', { has: page.locator('dt', { hasText: label }) }).locator('dd').first().textContent();
-    expect(await stat('Pass rate')).toBe('66.7%');
-    expect(await stat('Passed')).toBe('2');
+    const stat = (label: string) => page.locator('.stat', { has: page.getByText(label, { exact: true }) }).locator('dd').first().textContent();
+    // the rule-based demo judge cannot decide "Stays polite throughout": that scenario is the judge's error,
+    // not a silent pass (trust §6), and it is left out of the pass rate and of the coverage
+    expect(await stat('Pass rate')).toBe('50%');
+    expect(await stat('Passed')).toBe('1');
     expect(await stat('Failed')).toBe('1');
+    expect(await stat('Errors')).toBe('1');
+    expect(await stat('Coverage')).toBe('66.7%');
+    expect(await page.locator('.faults-sentence').textContent()).toMatch(/^1 outcome was not the agent's doing \(1 judge/);
     expect(await page.locator('figure.chart figcaption').first().textContent()).toMatch(/Average reply latency per scenario \(3 scenarios/);
     await page.getByRole('button', { name: 'Failed', exact: true }).click();
     // the filter asks the API (status=failed): one header row and the one failed scenario

@@ -7,11 +7,16 @@ import { AgentPage } from './pages/AgentPage';
 import { Agents, NewAgent } from './pages/Agents';
 import { ApiKeys } from './pages/ApiKeys';
 import { RunPage } from './pages/RunPage';
+import { ComparisonPage } from './pages/ComparisonPage';
+import { DiffPage } from './pages/DiffPage';
 import { Runs } from './pages/Runs';
 import { ScenarioEditor } from './pages/ScenarioEditor';
 import { ScenarioPage } from './pages/ScenarioPage';
 import { ScenarioRunPage } from './pages/ScenarioRunPage';
 import { Scenarios } from './pages/Scenarios';
+import { JudgeAgreement } from './pages/JudgeAgreement';
+import { GenerateScenarios } from './pages/GenerateScenarios';
+import { Schedules } from './pages/Schedules';
 import { SignIn } from './pages/SignIn';
 import { SuiteEditor } from './pages/SuiteEditor';
 import { Suites } from './pages/Suites';
@@ -35,12 +40,17 @@ function App() {
         <Route path="/" element={<Navigate to="/runs" replace />} />
         <Route path="/runs" element={<Runs />} />
         <Route path="/runs/:id" element={<RunPage />} />
+        <Route path="/runs/:id/compare" element={<ComparisonPage />} />
         <Route path="/scenario-runs/:id" element={<ScenarioRunPage />} />
+        <Route path="/scenario-runs/:id/diff" element={<DiffPage />} />
         <Route path="/agents" element={<Agents />} />
         <Route path="/agents/new" element={<NewAgent />} />
         <Route path="/agents/:id" element={<AgentPage />} />
         <Route path="/scenarios" element={<Scenarios />} />
         <Route path="/scenarios/new" element={<ScenarioEditor />} />
+        <Route path="/scenarios/generate" element={<GenerateScenarios />} />
+        <Route path="/schedules" element={<Schedules />} />
+        <Route path="/judge/agreement" element={<JudgeAgreement />} />
         <Route path="/scenarios/:id" element={<ScenarioPage />} />
         <Route path="/scenarios/:id/edit" element={<ScenarioEditor />} />
         <Route path="/suites" element={<Suites />} />

@@ -103,7 +103,7 @@ export const PROVIDER_FORMS: Record<string, ProviderForm> = {
       { name: 'dynamic_variables', kind: 'json', hint: 'JSON object of string, number or boolean values.' },
       { name: 'first_message', kind: 'longtext', hint: 'Overrides the agent first message.' },
       { name: 'prompt_override', kind: 'longtext', hint: 'Overrides the agent system prompt.' },
-      { name: 'region', kind: 'enum', options: ['global', 'us', 'eu', 'in'], hint: 'Data-residency region; selects the default base_url.' },
+      { name: 'region', kind: 'enum', options: ['global', 'us', 'eu', 'in', 'sg'], hint: 'Data-residency region; selects the default base_url.' },
       { name: 'client_tool_results', kind: 'json', hint: 'JSON object: client tool name → canned result.' },
       { name: 'post_call_poll_ms', kind: 'integer', hint: 'Poll interval while the record is processing (default 2000).' },
       { name: 'post_call_timeout_ms', kind: 'integer', hint: 'Wait for the finished record, in ms (default 60000).' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Check, Criterion, TranscriptEntry } from '../types.js';
+import type { AgentTools, Check, Criterion, TranscriptEntry } from '../types.js';
 import { argumentsMatch, runCheck } from './checks.js';
 import { verifyQuotes } from './evidence.js';
 
@@ -71,24 +71,75 @@ describe('text checks', () => {
 });
 
 describe('tool checks', () => {
+  const known: AgentTools = { tool_names: ['book_slot', 'cancel_slot', 'refund'], tool_aliases: {} };
   it('tool_called by name, quoting the call', () => {
-    const r = runCheck(crit({ type: 'tool_called', name: 'book_slot' }), transcript);
+    const r = runCheck(crit({ type: 'tool_called', name: 'book_slot' }), transcript, known);
     expect(r.decision).toBe('MET');
     expect(expectVerifiable(r)).toEqual([{ turn: 4, role: 'assistant', text: 'book_slot({"day":"Friday","time":"10:00","patient":{"id":7}})' }]);
   });
 
   it('tool_called with a partial argument match', () => {
-    expect(runCheck(crit({ type: 'tool_called', name: 'book_slot', arguments: { day: 'friday' } }), transcript).decision).toBe('MET');
-    expect(runCheck(crit({ type: 'tool_called', name: 'book_slot', arguments: { patient: { id: 7 } } }), transcript).decision).toBe('MET');
-    expect(runCheck(crit({ type: 'tool_called', name: 'book_slot', arguments: { day: 'Monday' } }), transcript).decision).toBe('NOT_MET');
-    expect(runCheck(crit({ type: 'tool_called', name: 'cancel_slot' }), transcript)).toMatchObject({ decision: 'NOT_MET', rationale: 'tool cancel_slot was never called' });
+    expect(runCheck(crit({ type: 'tool_called', name: 'book_slot', arguments: { day: 'friday' } }), transcript, known).decision).toBe('MET');
+    expect(runCheck(crit({ type: 'tool_called', name: 'book_slot', arguments: { patient: { id: 7 } } }), transcript, known).decision).toBe('MET');
+    expect(runCheck(crit({ type: 'tool_called', name: 'book_slot', arguments: { day: 'Monday' } }), transcript, known).decision).toBe('NOT_MET');
+    expect(runCheck(crit({ type: 'tool_called', name: 'cancel_slot' }), transcript, known)).toMatchObject({ decision: 'NOT_MET', rationale: 'tool cancel_slot was never called' });
   });
 
   it('tool_not_called', () => {
-    expect(runCheck(crit({ type: 'tool_not_called', name: 'refund' }), transcript).decision).toBe('MET');
-    const r = runCheck(crit({ type: 'tool_not_called', name: 'book_slot', arguments: { time: '10:00' } }), transcript);
+    expect(runCheck(crit({ type: 'tool_not_called', name: 'refund' }), transcript, known).decision).toBe('MET');
+    const r = runCheck(crit({ type: 'tool_not_called', name: 'book_slot', arguments: { time: '10:00' } }), transcript, known);
     expect(r.decision).toBe('NOT_MET');
     expectVerifiable(r);
+  });
+
+  // The agent's refund tool is refund_payment; the template forbids issue_refund.
+  const refunded: TranscriptEntry[] = [u('Refund me.'), a('Done.', { tool_calls: [{ id: 'c9', name: 'refund_payment', arguments: { amount: 40 }, result: { ok: true } }] })];
+  const notRefund = crit({ type: 'tool_not_called', name: 'issue_refund' });
+  const refund = crit({ type: 'tool_called', name: 'issue_refund' });
+  const unsure = { decision: 'UNSURE', points_awarded: 0, rationale: 'the agent has no known tool named issue_refund (set tool_aliases)' };
+
+  it.each([
+    ['tool_names unknown', { tool_names: null, tool_aliases: {} }],
+    ['a list without the name', { tool_names: ['refund_payment', 'lookup_order'], tool_aliases: {} }],
+  ] as [string, AgentTools][])('a name the agent neither has nor called is UNSURE: %s', (_, tools) => {
+    expect(runCheck(notRefund, refunded, tools)).toMatchObject(unsure);
+    expect(runCheck(refund, refunded, tools)).toMatchObject(unsure);
+  });
+
+  it('without tool information, a name never called decides nothing (the default)', () => {
+    expect(runCheck(notRefund, refunded)).toMatchObject(unsure);
+  });
+
+  it('resolves the template name through tool_aliases', () => {
+    const tools: AgentTools = { tool_names: null, tool_aliases: { issue_refund: 'refund_payment' } };
+    const r = runCheck(notRefund, refunded, tools);
+    expect(r).toMatchObject({ decision: 'NOT_MET', evidence_quotes: [{ turn: 1, role: 'assistant', text: 'refund_payment({"amount":40})' }] });
+    expect(r.rationale).toMatch(/^tool refund_payment \(the agent's name for issue_refund\) called at turn 1/);
+    expect(runCheck(refund, refunded, tools).decision).toBe('MET');
+    // an aliased name that is in tool_names but was not called is decided
+    const quiet = [u('Refund me.'), a('I cannot do that.')];
+    const listed: AgentTools = { tool_names: ['refund_payment'], tool_aliases: { issue_refund: 'refund_payment' } };
+    expect(runCheck(notRefund, quiet, listed).decision).toBe('MET');
+    expect(runCheck(refund, quiet, listed).decision).toBe('NOT_MET');
+    // but not when the agent's tools are unknown
+    expect(runCheck(notRefund, quiet, tools)).toMatchObject({ decision: 'UNSURE', rationale: 'the agent has no known tool named refund_payment (set tool_aliases)' });
+  });
+
+  it('a name called in the transcript is decided even when tool_names does not list it', () => {
+    const tools: AgentTools = { tool_names: null, tool_aliases: {} };
+    const t = [u('Book me.'), a('Booked.', { tool_calls: [{ id: 'c1', name: 'book_slot', arguments: { day: 'Friday' }, result: null }] })];
+    expect(runCheck(crit({ type: 'tool_called', name: 'book_slot' }), t, tools).decision).toBe('MET');
+    expect(runCheck(crit({ type: 'tool_called', name: 'book_slot', arguments: { day: 'Monday' } }), t, tools).decision).toBe('NOT_MET');
+    expect(runCheck(crit({ type: 'tool_not_called', name: 'book_slot', arguments: { day: 'Monday' } }), t, tools).decision).toBe('MET');
+  });
+
+  it('an alias to null, or an agent without tools: not called, decided', () => {
+    for (const tools of [{ tool_names: null, tool_aliases: { issue_refund: null } }, { tool_names: [], tool_aliases: {} }] as AgentTools[]) {
+      expect(runCheck(notRefund, [u('Refund me.'), a('No.')], tools).decision).toBe('MET');
+      expect(runCheck(refund, [u('Refund me.'), a('No.')], tools).decision).toBe('NOT_MET');
+    }
+    expect(runCheck(notRefund, [], { tool_names: null, tool_aliases: { issue_refund: null } }).rationale).toBe('this agent has no tool issue_refund (tool_aliases maps it to null)');
+    expect(runCheck(refund, [], { tool_names: [], tool_aliases: {} }).rationale).toBe('the agent has no tools, so issue_refund was never called');
   });
 
   it('argumentsMatch is a subset match', () => {

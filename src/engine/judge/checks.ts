@@ -1,8 +1,8 @@
 import { pointsFor } from '../scoring.js';
-import type { Check, Criterion, CriterionResult, Decision, EvidenceQuote, ToolCall, TranscriptEntry } from '../types.js';
+import { UNKNOWN_TOOLS, type AgentTools, type Check, type Criterion, type CriterionResult, type Decision, type EvidenceQuote, type ToolCall, type TranscriptEntry } from '../types.js';
 import { toolCallSignature } from './render.js';
 
-// The deterministic checks of decisions §5. Every result quotes the entry that decided it, verbatim, so a
+// The deterministic checks a criterion may carry instead of the judge model. Every result quotes the entry that decided it, verbatim, so a
 // reader can find it in the transcript; a check that passed because nothing matched has nothing to quote.
 
 type Role = 'user' | 'assistant';
@@ -75,9 +75,29 @@ function findToolCall(transcript: readonly TranscriptEntry[], name: string, args
   return null;
 }
 
+const wasCalled = (transcript: readonly TranscriptEntry[], name: string) => transcript.some((e) => (e.tool_calls ?? []).some((call) => call.name === name));
+
+/** The agent's name for a template's tool: its alias when one is set (`null`: the agent has no such tool). */
+export function resolveToolName(name: string, tools: AgentTools): string | null {
+  return Object.hasOwn(tools.tool_aliases, name) ? tools.tool_aliases[name] : name;
+}
+
+/**
+ * Whether a tool check on `name` can be decided for this agent: only when we know the agent has the tool, it
+ * called it, it has no such tool, or it has no tools at all. "Never called" proves nothing about a tool the
+ * agent may know under another name.
+ */
+export function toolCheckDecidable(name: string, tools: AgentTools, transcript: readonly TranscriptEntry[] = []): boolean {
+  const resolved = resolveToolName(name, tools);
+  if (resolved === null || tools.tool_names?.length === 0) return true;
+  return (tools.tool_names?.includes(resolved) ?? false) || wasCalled(transcript, resolved);
+}
+
+export const unknownToolRationale = (name: string) => `the agent has no known tool named ${name} (set tool_aliases)`;
+
 const countOf = (transcript: readonly TranscriptEntry[], role: Role) => transcript.reduce((n, e) => n + (e.role === role ? 1 : 0), 0);
 
-export function runCheck(c: Criterion & { check: Check }, transcript: readonly TranscriptEntry[]): CriterionResult {
+export function runCheck(c: Criterion & { check: Check }, transcript: readonly TranscriptEntry[], tools: AgentTools = UNKNOWN_TOOLS): CriterionResult {
   const check = c.check;
   const done = (d: Decision, why: string, ev: EvidenceQuote[] = []) => criterionResult(c, d, why, ev, 'check');
 
@@ -114,13 +134,21 @@ export function runCheck(c: Criterion & { check: Check }, transcript: readonly T
 
     case 'tool_called':
     case 'tool_not_called': {
-      const hit = findToolCall(transcript, check.name, check.arguments);
-      const what = check.arguments ? `${check.name} with arguments matching ${JSON.stringify(check.arguments)}` : check.name;
+      const wanted = check.type === 'tool_called';
+      const resolved = resolveToolName(check.name, tools);
+      if (resolved === null) {
+        return done(wanted ? 'NOT_MET' : 'MET', `this agent has no tool ${check.name} (tool_aliases maps it to null)`);
+      }
+      const named = resolved === check.name ? check.name : `${resolved} (the agent's name for ${check.name})`;
+      const hit = findToolCall(transcript, resolved, check.arguments);
+      const what = check.arguments ? `${named} with arguments matching ${JSON.stringify(check.arguments)}` : named;
       if (hit) {
         const why = `tool ${what} called at turn ${hit.turn}: ${hit.text}`;
-        return done(check.type === 'tool_called' ? 'MET' : 'NOT_MET', why, [quote(hit.turn, hit.entry, hit.text)]);
+        return done(wanted ? 'MET' : 'NOT_MET', why, [quote(hit.turn, hit.entry, hit.text)]);
       }
-      return done(check.type === 'tool_called' ? 'NOT_MET' : 'MET', `tool ${what} was never called`);
+      if (!toolCheckDecidable(check.name, tools, transcript)) return done('UNSURE', unknownToolRationale(resolved));
+      if (tools.tool_names?.length === 0) return done(wanted ? 'NOT_MET' : 'MET', `the agent has no tools, so ${named} was never called`);
+      return done(wanted ? 'NOT_MET' : 'MET', `tool ${what} was never called`);
     }
 
     case 'max_turns': {

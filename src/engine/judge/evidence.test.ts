@@ -20,8 +20,9 @@ describe('verifyQuotes', () => {
       { turn: 0, role: 'assistant', text: 'thanks for calling. How can I help?' },
       { turn: 1, role: 'user', text: 'I\u2019d like a "refund"' },
       { turn: 2, role: 'assistant', text: 'lookup_order({"order":42})' },
+      { turn: 2, role: 'assistant', text: 'lookup_order({"order":42}) → {"status":"shipped"}' },
     ];
-    expect(verifyQuotes(quotes, transcript)).toEqual({ kept: quotes, dropped: [] });
+    expect(verifyQuotes(quotes, transcript)).toEqual({ kept: quotes, rejected: [], dropped: [] });
   });
 
   it('drops a fabricated or altered quote', () => {
@@ -42,6 +43,11 @@ describe('verifyQuotes', () => {
     ], transcript);
     expect(r.kept).toEqual([]);
     expect(r.dropped).toEqual(['role mismatch in turn 1', 'turn 9 does not exist', 'empty quote for turn 0']);
+    expect(r.rejected).toEqual([
+      { turn: 1, role: 'assistant', text: 'refund', reason: 'role mismatch in turn 1' },
+      { turn: 9, role: 'user', text: 'x', reason: 'turn 9 does not exist' },
+      { turn: 0, role: 'assistant', text: '  ', reason: 'empty quote for turn 0' },
+    ]);
   });
 
   it('keeps the good quotes and drops the bad among several', () => {

@@ -1,4 +1,4 @@
-import type { EvidenceQuote, TranscriptEntry } from '../types.js';
+import type { EvidenceQuote, RejectedQuote, TranscriptEntry } from '../types.js';
 import { entryText } from './render.js';
 
 /**
@@ -15,31 +15,34 @@ export function normalizeForQuote(s: string): string {
 
 export interface QuoteVerification {
   kept: EvidenceQuote[];
-  /** One reason per dropped quote, e.g. "not found in turn 3". */
+  /** Each dropped quote with why, e.g. "not found in turn 3". */
+  rejected: RejectedQuote[];
+  /** Just the reasons, in the same order. */
   dropped: string[];
 }
 
 export function verifyQuotes(quotes: readonly EvidenceQuote[], transcript: readonly TranscriptEntry[]): QuoteVerification {
   const kept: EvidenceQuote[] = [];
-  const dropped: string[] = [];
+  const rejected: RejectedQuote[] = [];
   const normalized = new Map<number, string>();
+  const reject = (q: EvidenceQuote, reason: string) => rejected.push({ turn: q.turn, role: q.role, text: q.text ?? '', reason });
   for (const q of quotes) {
     const entry = Number.isInteger(q.turn) ? transcript[q.turn] : undefined;
     const text = normalizeForQuote(q.text ?? '');
     if (!entry) {
-      dropped.push(`turn ${q.turn} does not exist`);
+      reject(q, `turn ${q.turn} does not exist`);
     } else if (entry.role !== q.role) {
-      dropped.push(`role mismatch in turn ${q.turn}`);
+      reject(q, `role mismatch in turn ${q.turn}`);
     } else if (text === '') {
-      dropped.push(`empty quote for turn ${q.turn}`);
+      reject(q, `empty quote for turn ${q.turn}`);
     } else {
       let hay = normalized.get(q.turn);
       if (hay === undefined) normalized.set(q.turn, (hay = normalizeForQuote(entryText(entry))));
       if (hay.includes(text)) kept.push(q);
-      else dropped.push(`not found in turn ${q.turn}`);
+      else reject(q, `not found in turn ${q.turn}`);
     }
   }
-  return { kept, dropped };
+  return { kept, rejected, dropped: rejected.map((r) => r.reason) };
 }
 
 /** "1 quote dropped: not found in turn 3", or null when nothing was dropped. */

@@ -9,5 +9,6 @@ export function createScriptedTester(script: readonly string[]): Tester {
       if (i >= script.length) return { kind: 'end', reason: 'script exhausted' };
       return { kind: 'message', content: script[i++] };
     },
+    remaining: () => script.length - i,
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../../test/harness.js';
 
-const AGENT_FIELDS = ['config_fields', 'created_at', 'description', 'id', 'is_active', 'name', 'provider', 'updated_at'];
+const AGENT_FIELDS = ['config_fields', 'created_at', 'description', 'id', 'is_active', 'name', 'provider', 'tool_aliases', 'tool_names', 'updated_at'];
 const p4 = { base_url: 'http://127.0.0.1:9/v1', model: 'receptionist', api_key: 'sk-provider-secret-123' };
 
 describe('agents', () => {
@@ -107,6 +107,50 @@ describe('agents', () => {
     expect(res.body.valid).toBe(false);
     expect(res.body.details.error_code).toBe('unreachable');
     expectError(await t.call('POST', '/api/v1/agents/00000000-0000-7000-8000-000000000000/validate'), 404, 'AGENT_NOT_FOUND');
+  });
+
+  describe('tool_names and tool_aliases', () => {
+    const tool = (name: string) => ({ type: 'function', function: { name, parameters: { type: 'object', properties: {} } } });
+
+    it('default: the names in config.tools for provider_4, null elsewhere, aliases {}', async () => {
+      const plain = await t.call('POST', '/api/v1/agents', { body: { provider: 'provider_4', name: 'No tools declared', config: p4 } });
+      expect(plain.body).toMatchObject({ tool_names: [], tool_aliases: {} });
+      const withTools = await t.call('POST', '/api/v1/agents', { body: { provider: 'provider_4', name: 'Tools declared', config: { ...p4, tools: [tool('lookup_order'), tool('refund_payment')] } } });
+      expect(withTools.body).toMatchObject({ tool_names: ['lookup_order', 'refund_payment'], tool_aliases: {} });
+      const vapi = await t.call('POST', '/api/v1/agents', { body: { provider: 'provider_1', name: 'Platform tools', config: { api_key: 'k', assistant_id: 'a' } } });
+      expect(vapi.body).toMatchObject({ tool_names: null, tool_aliases: {} });
+      // replacing the config moves a default along with it
+      const upd = await t.call('PUT', `/api/v1/agents/${withTools.body.id}`, { body: { config: { ...p4, tools: [tool('book_slot')] } } });
+      expect(upd.body.tool_names).toEqual(['book_slot']);
+    });
+
+    it('POST and PUT accept them, responses show them, explicit names survive a config change', async () => {
+      const created = await t.call('POST', '/api/v1/agents', {
+        body: { provider: 'provider_5', name: 'Refunder', config: { api_key: 'k', agent_id: 'a1' }, tool_names: ['refund_payment'], tool_aliases: { issue_refund: 'refund_payment', apply_discount: null } },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ tool_names: ['refund_payment'], tool_aliases: { issue_refund: 'refund_payment', apply_discount: null } });
+      expect((await t.call('GET', `/api/v1/agents/${created.body.id}`)).body.tool_aliases).toEqual({ issue_refund: 'refund_payment', apply_discount: null });
+
+      const p4agent = await t.call('POST', '/api/v1/agents', { body: { provider: 'provider_4', name: 'Explicit', config: { ...p4, tools: [tool('a')] }, tool_names: ['x', 'y'] } });
+      expect(p4agent.body.tool_names).toEqual(['x', 'y']);
+      const kept = await t.call('PUT', `/api/v1/agents/${p4agent.body.id}`, { body: { config: { ...p4, tools: [tool('b')] } } });
+      expect(kept.body.tool_names).toEqual(['x', 'y']);
+      const cleared = await t.call('PUT', `/api/v1/agents/${p4agent.body.id}`, { body: { tool_names: null, tool_aliases: { lookup_order: 'find_order' } } });
+      expect(cleared.body).toMatchObject({ tool_names: null, tool_aliases: { lookup_order: 'find_order' } });
+      const untouched = await t.call('PUT', `/api/v1/agents/${p4agent.body.id}`, { body: { description: 'd' } });
+      expect(untouched.body).toMatchObject({ tool_names: null, tool_aliases: { lookup_order: 'find_order' } });
+    });
+
+    it('rejects malformed tool fields with 400', async () => {
+      const post = (extra: Record<string, unknown>) => t.call('POST', '/api/v1/agents', { body: { provider: 'provider_4', name: `bad ${Math.random()}`, config: p4, ...extra } });
+      for (const bad of [{ tool_names: 'refund' }, { tool_names: [''] }, { tool_names: [' '] }, { tool_names: ['a', 'a'] }, { tool_names: [3] },
+        { tool_aliases: [] }, { tool_aliases: { issue_refund: 3 } }, { tool_aliases: { issue_refund: '' } }, { tool_aliases: { ' ': 'x' } }, { tool_aliases: null }]) {
+        const res = await post(bad);
+        expectError(res, 400, 'INVALID_FIELD_VALUE');
+        expect(String(res.body.details.field), JSON.stringify(bad)).toMatch(/^tool_(names|aliases)/);
+      }
+    });
   });
 
   it('a path id that is not a UUID → AGENT_NOT_FOUND', async () => {

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { errors, IdParams, Nullable, page, PageQuery, pathId, Timestamp, Uuid } from '../../http/common.js';
+import { CreateApiKeyBody } from './api-keys.schemas.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.js';
 
 const ApiKey = Type.Object({
@@ -12,15 +13,15 @@ const ApiKey = Type.Object({
 export const apiKeyRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.post('/api-keys', {
     config: { idempotent: true },
-    schema: {
+    schema: { operationId: 'createApiKey',
       tags: ['API keys'], summary: 'Create an API key (the key is shown only in this response)',
-      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))) }, { additionalProperties: false }),
+      body: CreateApiKeyBody,
       response: { 201: Type.Composite([ApiKey, Type.Object({ key: Type.String() })]), ...errors(400) },
     },
   }, async (req, reply) => reply.code(201).send(await createApiKey(deps.db, req.auth, req.body, new Date(deps.clock.now()))));
 
   app.get('/api-keys', {
-    schema: {
+    schema: { operationId: 'listApiKeys',
       tags: ['API keys'], summary: 'List active API keys (never the keys themselves)',
       querystring: Type.Object(PageQuery),
       response: { 200: Type.Object({ api_keys: Type.Array(ApiKey), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), ...errors(400) },
@@ -28,7 +29,7 @@ export const apiKeyRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
   }, async (req) => listApiKeys(deps.db, req.auth, page(req.query)));
 
   app.delete('/api-keys/:id', {
-    schema: { tags: ['API keys'], summary: 'Revoke an API key; it stops working on the next request', params: IdParams, response: { 204: Type.Null(), ...errors(404) } },
+    schema: { operationId: 'revokeApiKey', tags: ['API keys'], summary: 'Revoke an API key; it stops working on the next request', params: IdParams, response: { 204: Type.Null(), ...errors(404) } },
   }, async (req, reply) => {
     await revokeApiKey(deps.db, req.auth, pathId(req.params.id, 'NOT_FOUND', 'API key'), new Date(deps.clock.now()));
     return reply.code(204).send(null);

@@ -3,9 +3,10 @@ import { uuidv7 } from 'uuidv7';
 import type { Database } from '../../db/client.js';
 import { apiKeys } from '../../db/schema.js';
 import type { Ctx } from '../../deps.js';
-import { AppError, invalidField } from '../../http/errors.js';
+import { AppError, invalidField } from '../../lib/errors.js';
 import { iso, type Page } from '../../http/common.js';
-import { displayPrefix, generateApiKey, hashApiKey, lastFour } from './key-format.js';
+import { displayPrefix, generateApiKey, hashApiKey, lastFour } from '../../lib/api-key-format.js';
+import type { CreateApiKeyInput } from './api-keys.schemas.js';
 
 export interface ApiKeyView {
   id: string; name: string; prefix: string; last_four: string;
@@ -18,7 +19,7 @@ const view = (r: typeof apiKeys.$inferSelect): ApiKeyView => ({
 });
 
 /** The full key exists only in this function's return value; the database keeps its SHA-256 digest. */
-export async function createApiKey(db: Database, ctx: Ctx, input: { name: string; expires_at?: string | null }, now: Date) {
+export async function createApiKey(db: Database, ctx: Ctx, input: CreateApiKeyInput, now: Date) {
   const name = input.name.trim();
   if (!name) throw invalidField('name', 'name must not be empty');
   let expiresAt: Date | null = null;

@@ -43,3 +43,12 @@ export function scenarioRunPredecessors(to: ScenarioRunStatus): ScenarioRunStatu
 
 export const isFinalRun = (s: string) => (FINAL_RUN_STATUSES as readonly string[]).includes(s);
 export const isFinalScenarioRun = (s: string) => (FINAL_SCENARIO_RUN_STATUSES as readonly string[]).includes(s);
+
+/** The states a move to every one of `tos` may start from. */
+export function scenarioRunPredecessorsOfAll(tos: readonly ScenarioRunStatus[]): ScenarioRunStatus[] {
+  return SCENARIO_RUN_STATUSES.filter((s) => tos.every((to) => SCENARIO_RUN_TRANSITIONS[s].includes(to)));
+}
+
+/** The states nothing moves into: where a row starts. */
+export const INITIAL_RUN_STATUSES: readonly RunStatus[] = RUN_STATUSES.filter((s) => runPredecessors(s).length === 0);
+export const INITIAL_SCENARIO_RUN_STATUSES: readonly ScenarioRunStatus[] = SCENARIO_RUN_STATUSES.filter((s) => scenarioRunPredecessors(s).length === 0);

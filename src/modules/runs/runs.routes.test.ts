@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../../test/harness.js';
 
-const RUN_FIELDS = ['agent_id', 'agent_name', 'completed_at', 'created_at', 'duration_seconds', 'error_count', 'error_message', 'failed_count', 'id', 'max_turns',
-  'metrics', 'name', 'pass_rate', 'passed_count', 'started_at', 'status', 'test_mode', 'test_run_id', 'test_suite_id', 'total_scenarios'];
+const RUN_FIELDS = ['agent_error_count', 'agent_id', 'agent_name', 'baseline_run_id', 'completed_at', 'coverage', 'created_at', 'duration_seconds', 'error_count', 'error_message', 'failed_count', 'faults', 'id', 'max_turns', 'metrics', 'name', 'pass_rate', 'passed_count', 'repeats', 'retried_count', 'reviewed_count', 'scenario_count', 'started_at', 'stats', 'status', 'strict_pass_rate', 'test_mode', 'test_run_id', 'test_suite_id', 'timing_uncertainty_ms', 'total_scenarios', 'warnings'];
 const p4 = { base_url: 'http://127.0.0.1:9/v1', model: 'm' };
 
 describe('runs', () => {
@@ -20,14 +19,14 @@ describe('runs', () => {
   it('creates a pending demo run of the Default suite with 20 pending scenario runs', async () => {
     const res = await t.call('POST', '/api/v1/runs', { body: { agent_id: agentId } });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['id', 'poll_url', 'status', 'test_run_id', 'total_scenarios']);
+    expect(Object.keys(res.body).sort()).toEqual(['id', 'poll_url', 'status', 'test_run_id', 'total_scenarios', 'warnings']);
     expect(res.body).toMatchObject({ status: 'pending', total_scenarios: 20, poll_url: `/api/v1/runs/${res.body.id}` });
     expect(res.body.test_run_id).toMatch(/^TR-\d+$/);
     const run = await t.call('GET', res.body.poll_url);
     expect(Object.keys(run.body).sort()).toEqual(RUN_FIELDS);
     expect(run.body).toMatchObject({
       status: 'pending', agent_id: agentId, agent_name: 'Desk', name: 'Default · Desk', test_mode: 'demo', max_turns: 4,
-      pass_rate: 0, passed_count: 0, failed_count: 0, error_count: 0, total_scenarios: 20, completed_at: null, duration_seconds: null, error_message: null,
+      pass_rate: 0, passed_count: 0, failed_count: 0, error_count: 0, total_scenarios: 20, completed_at: null, duration_seconds: null, error_message: null, timing_uncertainty_ms: null,
     });
     const byHuman = await t.call('GET', `/api/v1/runs/${res.body.test_run_id}`);
     expect(byHuman.body.id).toBe(res.body.id);
@@ -46,6 +45,25 @@ describe('runs', () => {
     expect(capped.body.total_scenarios).toBe(3);
     const run = (await t.call('GET', `/api/v1/runs/${capped.body.id}`)).body;
     expect(run).toMatchObject({ name: 'Nightly', max_turns: 7, test_mode: 'full' });
+  });
+
+  it('says before the run what will make its verdicts mean less: no judge model, scripts cut off, unresolved tool names', async () => {
+    const res = await t.call('POST', '/api/v1/runs', { body: { agent_id: agentId } });
+    // the default max_turns 4 cuts every built-in script (6 to 8 lines) short; this service has no judge model
+    expect(res.body.warnings).toEqual(['20 scenarios cannot pass without a judge model', '20 scenarios will be cut off: their scripts have up to 7 lines; max_turns is 4']);
+    expect((await t.call('GET', `/api/v1/runs/${res.body.test_run_id}`)).body.warnings).toEqual(res.body.warnings);
+    expect((await t.call('GET', `/api/v1/runs/${res.body.id}/results`)).body.warnings).toEqual(res.body.warnings);
+
+    const long = await t.call('POST', '/api/v1/runs', { body: { agent_id: agentId, max_turns: 10 } });
+    expect(long.body.warnings).toEqual(['20 scenarios cannot pass without a judge model']);
+
+    // a platform agent's tools are unknown until tool_names or tool_aliases say otherwise
+    const retell = await t.call('POST', '/api/v1/agents', { body: { provider: 'provider_5', name: 'Platform', config: { api_key: 'k', agent_id: 'a' } } });
+    const onPlatform = await t.call('POST', '/api/v1/runs', { body: { agent_id: retell.body.id, max_turns: 10, test_mode: 'full' } });
+    expect(onPlatform.body.warnings.at(-1)).toMatch(/^the agent has no known tool named apply_discount, book_appointment, check_availability, create_ticket, issue_refund, lookup_order, transfer_to_human, update_contact_details: the tool checks of \d+ scenarios stay UNSURE unless the agent calls them \(set tool_names or tool_aliases\)$/);
+    await t.call('PUT', `/api/v1/agents/${retell.body.id}`, { body: { tool_names: ['lookup_order', 'book_appointment', 'create_ticket'], tool_aliases: { issue_refund: null, apply_discount: null, transfer_to_human: 'handoff', check_availability: null, update_contact_details: null } } });
+    const resolved = await t.call('POST', '/api/v1/runs', { body: { agent_id: retell.body.id, max_turns: 10, test_mode: 'full' } });
+    expect(resolved.body.warnings.at(-1)).toBe('the agent has no known tool named handoff (for transfer_to_human): the tool checks of 1 scenario stay UNSURE unless the agent calls it (set tool_names or tool_aliases)');
   });
 
   it('validates the request', async () => {
@@ -96,17 +114,36 @@ describe('runs', () => {
     const ids = (await t.call('GET', `/api/v1/runs/${run.body.id}/results`)).body.results.map((r: any) => r.id);
     await t.deps.db.executeSql(`update scenario_runs set status = 'passed', passed = true where id = $1`, [ids[0]]);
     await t.deps.db.executeSql(`update scenario_runs set status = 'failed', passed = false where id = $1`, [ids[1]]);
-    await t.deps.db.executeSql(`update scenario_runs set status = 'error', error_message = 'provider: 500' where id = $1`, [ids[2]]);
+    await t.deps.db.executeSql(`update scenario_runs set status = 'error', error_message = 'provider: 500', fault = 'provider', end_reason = 'error', agent_turns = 1 where id = $1`, [ids[2]]);
     await t.deps.db.executeSql(`update scenario_runs set status = 'running' where id = $1`, [ids[3]]);
     const get = async (q: string) => (await t.call('GET', `/api/v1/runs/${run.body.id}/results${q}`)).body;
     expect((await get('?status=passed')).results.map((r: any) => r.id)).toEqual([ids[0]]);
     expect((await get('?status=passed')).results[0].passed).toBe(true);
     expect((await get('?status=failed')).results.map((r: any) => r.id)).toEqual([ids[1]]);
-    expect((await get('?status=error')).results[0]).toMatchObject({ id: ids[2], passed: false, error_message: 'provider: 500' });
+    expect((await get('?status=error')).results[0]).toMatchObject({ id: ids[2], passed: false, error_message: 'provider: 500', fault: 'provider', end_reason: 'error', agent_turns: 1 });
+    expect((await get('?fault=provider')).results.map((r: any) => r.id)).toEqual([ids[2]]);
+    expect((await get('?fault=agent')).results).toEqual([]);
+    expectError(await t.call('GET', `/api/v1/runs/${run.body.id}/results?fault=agents`), 400, 'INVALID_FIELD_VALUE');
     expect((await get('?status=pending')).results.map((r: any) => r.id)).toEqual([ids[3], ids[4]]);
     expect((await get('?limit=1000')).results_limit).toBe(500);
     expect((await get('?limit=2&offset=1')).results.map((r: any) => r.id)).toEqual([ids[1], ids[2]]);
     expectError(await t.call('GET', `/api/v1/runs/${run.body.id}/results?status=completed`), 400, 'INVALID_FIELD_VALUE');
+  });
+
+  it('cancel counts a scenario run waiting for its re-attempt once, its last attempt the one that counts', async () => {
+    const run = await t.call('POST', '/api/v1/runs', { body: { agent_id: agentId, max_scenarios: 2 } });
+    const [waiting, held] = (await t.call('GET', `/api/v1/runs/${run.body.id}/results`)).body.results.map((r: any) => r.id);
+    const entry = { attempt: 2, fault: 'judge', error_message: 'judge: invalid output (x)', started_at: '2026-11-25T10:00:00.000Z', ended_at: '2026-11-25T10:00:05.000Z' };
+    const earlier = { ...entry, attempt: 1, fault: 'provider', error_message: 'provider: 502 bad gateway' };
+    await t.deps.db.executeSql(`update scenario_runs set status = 'running', attempts = 2, attempt_history = $2::jsonb where id = $1`, [waiting, JSON.stringify([earlier, entry])]);
+    await t.deps.db.executeSql(`update scenario_runs set status = 'running', attempts = 2, attempt_history = $2::jsonb, lease_owner = 'w' where id = $1`, [held, JSON.stringify([earlier])]);
+    const c = await t.call('POST', `/api/v1/runs/${run.body.id}/cancel`);
+    expect(c.body).toMatchObject({ status: 'canceled', error_count: 2, retried_count: 2, faults: { agent: 0, tester: 0, judge: 0, provider: 0, internal: 0, canceled: 2 } });
+    for (const id of [waiting, held]) {
+      const sr = (await t.call('GET', `/api/v1/scenario-runs/${id}`)).body;
+      expect(sr).toMatchObject({ status: 'error', fault: 'canceled', end_reason: 'canceled', attempts: 2, error_message: 'run canceled' });
+      expect(sr.attempt_history).toEqual([earlier]);
+    }
   });
 
   it('cancel: pending → canceled (idempotent); running conversations become errors; final runs → 409', async () => {

@@ -4,54 +4,68 @@ import type { Deps } from '../../deps.js';
 import { ScenarioMetrics } from '../../engine/types.js';
 import { errors, Nullable, page, PageQuery, Uuid } from '../../http/common.js';
 import { cancelRun, createRun, getRun, getRunResults, listRuns } from './runs.service.js';
-import { RunSchema } from './runs.view.js';
+import { RunSchema, RunWarnings } from './runs.view.js';
+import { VerdictFields } from './verdict-fields.js';
+import { planRun, RunPlanSchema } from './run-plan.js';
 
 const RunParams = Type.Object({ id: Type.String({ description: 'Run UUID or human id TR-<digits>' }) });
 
 const ScenarioResult = Type.Object({
-  id: Uuid, scenario_id: Uuid, scenario_name: Type.String(),
+  id: Uuid, scenario_id: Uuid, scenario_name: Type.String(), repetition: Type.Integer({ minimum: 1 }),
   status: Type.String({ enum: ['passed', 'failed', 'error', 'pending', 'running', 'grading'] }),
   passed: Type.Boolean({ description: 'false for scenario runs that errored or have not finished' }),
   grade_summary: Nullable(Type.String()), error_message: Nullable(Type.String()), duration_ms: Nullable(Type.Integer()),
   metrics: Nullable(ScenarioMetrics),
+  ...VerdictFields,
 });
 
 export const runRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.post('/runs', {
     config: { idempotent: true },
-    schema: {
+    schema: { operationId: 'createRun',
       tags: ['Runs'], summary: 'Start a test run of a suite against an agent',
+      description: 'With `dry_run=true` no run is created: 200 with the plan (scenarios, conversations, the most turns and model calls) and the estimated LLM cost; validation is the same.',
+      querystring: Type.Object({ dry_run: Type.Optional(Type.Boolean({ description: 'Answer the plan instead of starting the run' })) }, { additionalProperties: false }),
       body: Type.Object({
-        agent_id: Type.String({ description: 'UUID of the agent' }),
-        test_suite_id: Type.Optional(Type.String({ description: 'UUID; the Default suite when absent' })),
+        agent_id: Type.String({ maxLength: 64, description: 'UUID of the agent' }),
+        test_suite_id: Type.Optional(Type.String({ maxLength: 64, description: 'UUID; the Default suite when absent' })),
         name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
         test_mode: Type.Optional(Type.String({ enum: ['demo', 'full'], description: 'demo = first 20 scenarios (default), full = all' })),
-        max_scenarios: Type.Optional(Type.Integer({ minimum: 1 })),
-        max_turns: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Default 4' })),
+        max_scenarios: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+        max_turns: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Default 4 (shorter than most built-in scripts: the run\'s warnings say which scenarios it cuts off)' })),
+        repeats: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'Run each selected scenario this many times as independent scenario runs (default 1)' })),
+        baseline: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: '"previous" (the newest completed run of the same agent and suite) or a run id (UUID or TR-<digits>) to compare with' })),
       }, { additionalProperties: false, required: ['agent_id'] }),
       response: {
-        201: Type.Object({ id: Uuid, test_run_id: Type.String(), status: Type.String(), total_scenarios: Type.Integer(), poll_url: Type.String() }),
+        201: Type.Object({ id: Uuid, test_run_id: Type.String(), status: Type.String(), total_scenarios: Type.Integer(), poll_url: Type.String(), warnings: RunWarnings }),
+        200: RunPlanSchema,
         ...errors(400, 409),
       },
     },
-  }, async (req, reply) => reply.code(201).send(await createRun(deps, req.auth, req.body)));
+  }, async (req, reply) => (req.query.dry_run
+    ? reply.code(200).send(await planRun(deps, req.auth, req.body))
+    : reply.code(201).send(await createRun(deps, req.auth, req.body))));
 
   app.get('/runs', {
-    schema: {
+    schema: { operationId: 'listRuns',
       tags: ['Runs'], summary: 'List runs, newest first',
-      querystring: Type.Object({ status: Type.Optional(Type.String()), agent_id: Type.Optional(Type.String()), test_suite_id: Type.Optional(Type.String()), ...PageQuery }),
+      querystring: Type.Object({ status: Type.Optional(Type.String({ maxLength: 20 })), agent_id: Type.Optional(Type.String({ maxLength: 64 })), test_suite_id: Type.Optional(Type.String({ maxLength: 64 })), ...PageQuery }),
       response: { 200: Type.Object({ runs: Type.Array(RunSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), ...errors(400) },
     },
   }, async (req) => listRuns(deps, req.auth, req.query, page(req.query)));
 
   app.get('/runs/:id', {
-    schema: { tags: ['Runs'], summary: 'Get a run (poll every 5 s until completed, failed or canceled)', params: RunParams, response: { 200: RunSchema, ...errors(404) } },
+    schema: { operationId: 'getRun', tags: ['Runs'], summary: 'Get a run (poll every 5 s until completed, failed or canceled)', params: RunParams, response: { 200: RunSchema, ...errors(404) } },
   }, async (req) => getRun(deps, req.auth, req.params.id));
 
   app.get('/runs/:id/results', {
-    schema: {
+    schema: { operationId: 'getRunResults',
       tags: ['Runs'], summary: 'A run with its scenario results, in suite order', params: RunParams,
-      querystring: Type.Object({ status: Type.Optional(Type.String({ description: 'passed, failed, error, or pending (= not finished)' })), ...PageQuery }),
+      querystring: Type.Object({
+        status: Type.Optional(Type.String({ maxLength: 20, description: 'passed, failed, error, or pending (= not finished)' })),
+        fault: Type.Optional(Type.String({ maxLength: 20, description: 'agent, tester, judge, provider, internal or canceled' })),
+        ...PageQuery,
+      }),
       response: {
         200: Type.Composite([Type.Omit(RunSchema, []), Type.Object({
           results: Type.Array(ScenarioResult), results_total: Type.Integer(), results_limit: Type.Integer(), results_offset: Type.Integer(),
@@ -62,7 +76,7 @@ export const runRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) 
   }, async (req) => getRunResults(deps, req.auth, req.params.id, req.query, page(req.query, 100, 500)));
 
   app.post('/runs/:id/cancel', {
-    schema: {
+    schema: { operationId: 'cancelRun',
       tags: ['Runs'], summary: 'Cancel a pending, running or grading run (idempotent on a canceled run)', params: RunParams,
       response: { 200: RunSchema, ...errors(404, 409) },
     },

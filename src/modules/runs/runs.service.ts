@@ -1,18 +1,26 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { Tx } from '../../db/client.js';
 import { agents, runs, scenarioRuns, scenarios, testSuites } from '../../db/schema.js';
 import type { Ctx, Deps } from '../../deps.js';
 import { AppError, invalidField, referencedNotFound } from '../../http/errors.js';
 import { isUuid, type Page } from '../../http/common.js';
-import { ACTIVE_RUN_STATUSES, RUN_STATUSES, runPredecessors } from './run-status.js';
-import { runView, testRunId } from './runs.view.js';
+import { ACTIVE_RUN_STATUSES, RUN_STATUSES } from './run-status.js';
+import { faultFilter, verdictFields } from './verdict-fields.js';
+import { cancelRunInTx } from './run-store/finish.js';
+import { runViews, testRunId } from './runs.view.js';
+import { scenarioRunOrder } from './scenario-aggregates.js';
+import { scenarioVersion } from './scenario-spec.js';
+import { runWarnings } from './run-warnings.js';
+import { agentTools } from '../agents/agents.service.js';
+import { normalizeCriterion, type CriterionInput } from '../../engine/types.js';
 
 export const DEMO_SCENARIOS = 20;
 const INSERT_BATCH = 1000;
 
 export interface CreateRunInput {
   agent_id: string; test_suite_id?: string; name?: string; test_mode?: string; max_scenarios?: number; max_turns?: number;
+  repeats?: number; baseline?: string;
 }
 
 const runNotFound = () => new AppError('RUN_NOT_FOUND', 'Run not found');
@@ -37,62 +45,123 @@ export async function findRunRow(deps: Deps, ctx: Ctx, ref: string, tx?: Tx) {
  * work in one transaction. The organization row is locked first, so the concurrent-run limit holds
  * under parallel requests.
  */
-export async function createRun(deps: Deps, ctx: Ctx, input: CreateRunInput) {
+/** Input checks that need no database; the same for a run and a dry run. */
+function checkRunInput(input: CreateRunInput) {
   if (!isUuid(input.agent_id)) throw invalidField('agent_id', 'agent_id must be a UUID', input.agent_id);
   if (input.test_suite_id !== undefined && !isUuid(input.test_suite_id)) throw invalidField('test_suite_id', 'test_suite_id must be a UUID', input.test_suite_id);
   if (input.test_mode !== undefined && input.test_mode !== 'demo' && input.test_mode !== 'full') {
     throw invalidField('test_mode', 'test_mode must be "demo" or "full"', input.test_mode);
   }
   if (input.name !== undefined && !input.name.trim()) throw invalidField('name', 'name must not be blank');
+  const repeats = input.repeats ?? 1;
+  if (!Number.isInteger(repeats) || repeats < 1 || repeats > 10) throw invalidField('repeats', 'repeats must be an integer from 1 to 10', repeats);
+}
+
+/**
+ * Everything POST /runs checks against the database, and the scenarios it would run, inside the caller's
+ * transaction (the organization row locked, so the concurrent-run limit holds). A dry run uses it as is.
+ */
+export async function resolveRun(deps: Deps, tx: Tx, ctx: Ctx, input: CreateRunInput) {
+  checkRunInput(input);
   const mode = input.test_mode ?? 'demo';
   const maxTurns = input.max_turns ?? 4;
-  const now = new Date(deps.clock.now());
+  await tx.executeSql('select id from organizations where id = $1 for update', [ctx.orgId]);
+  const [agent] = await tx.orm.select().from(agents)
+    .where(and(eq(agents.orgId, ctx.orgId), eq(agents.id, input.agent_id.toLowerCase()), isNull(agents.deletedAt)));
+  if (!agent) throw referencedNotFound('AGENT_NOT_FOUND', 'Agent not found', 'agent_id');
+  const suiteCond = input.test_suite_id ? eq(testSuites.id, input.test_suite_id.toLowerCase()) : eq(testSuites.isDefault, true);
+  const [suite] = await tx.orm.select().from(testSuites).where(and(eq(testSuites.orgId, ctx.orgId), suiteCond)).limit(1);
+  if (!suite) {
+    throw referencedNotFound('NOT_FOUND', input.test_suite_id ? 'Test suite not found' : 'This organization has no default suite: pass test_suite_id', 'test_suite_id');
+  }
+  if (!agent.isActive) {
+    throw new AppError('INVALID_STATE', 'The agent is inactive: set is_active to true with PUT /api/v1/agents/{id} to run it', { details: { field: 'agent_id' } });
+  }
+  const [{ n }] = await tx.orm.select({ n: sql<number>`count(*)::int` }).from(runs)
+    .where(and(eq(runs.orgId, ctx.orgId), inArray(runs.status, [...ACTIVE_RUN_STATUSES])));
+  if (n >= deps.config.maxConcurrentRuns) {
+    throw new AppError('RATE_LIMITED', `Too many concurrent runs: at most ${deps.config.maxConcurrentRuns} may be in progress per organization`, {
+      headers: { 'retry-after': '10' }, details: { max_concurrent_runs: deps.config.maxConcurrentRuns },
+    });
+  }
 
-  const created = await deps.db.transaction(async (tx) => {
-    await tx.executeSql('select id from organizations where id = $1 for update', [ctx.orgId]);
-    const [agent] = await tx.orm.select().from(agents)
-      .where(and(eq(agents.orgId, ctx.orgId), eq(agents.id, input.agent_id.toLowerCase()), isNull(agents.deletedAt)));
-    if (!agent) throw referencedNotFound('AGENT_NOT_FOUND', 'Agent not found', 'agent_id');
-    const suiteCond = input.test_suite_id ? eq(testSuites.id, input.test_suite_id.toLowerCase()) : eq(testSuites.isDefault, true);
-    const [suite] = await tx.orm.select().from(testSuites).where(and(eq(testSuites.orgId, ctx.orgId), suiteCond)).limit(1);
-    if (!suite) {
-      throw referencedNotFound('NOT_FOUND', input.test_suite_id ? 'Test suite not found' : 'This organization has no default suite: pass test_suite_id', 'test_suite_id');
-    }
-    if (!agent.isActive) {
-      throw new AppError('INVALID_STATE', 'The agent is inactive: set is_active to true with PUT /api/v1/agents/{id} to run it', { details: { field: 'agent_id' } });
-    }
-    const [{ n }] = await tx.orm.select({ n: sql<number>`count(*)::int` }).from(runs)
-      .where(and(eq(runs.orgId, ctx.orgId), inArray(runs.status, [...ACTIVE_RUN_STATUSES])));
-    if (n >= deps.config.maxConcurrentRuns) {
-      throw new AppError('RATE_LIMITED', `Too many concurrent runs: at most ${deps.config.maxConcurrentRuns} may be in progress per organization`, {
-        headers: { 'retry-after': '10' }, details: { max_concurrent_runs: deps.config.maxConcurrentRuns },
-      });
-    }
-
-    let ids = suite.scenarioIds;
-    if (mode === 'demo') ids = ids.slice(0, DEMO_SCENARIOS);
-    if (input.max_scenarios !== undefined) ids = ids.slice(0, input.max_scenarios);
-    const found = ids.length === 0 ? [] : await tx.orm.select({ id: scenarios.id, name: scenarios.name }).from(scenarios)
-      .where(and(inArray(scenarios.id, ids), or(eq(scenarios.orgId, ctx.orgId), isNull(scenarios.orgId))));
-    const names = new Map(found.map((s) => [s.id, s.name]));
-    const selected = ids.filter((id) => names.has(id));
-    if (selected.length === 0) throw new AppError('INVALID_STATE', 'The test suite has no scenarios to run', { details: { field: 'test_suite_id' } });
-
-    const runId = uuidv7();
-    const [run] = await tx.orm.insert(runs).values({
-      id: runId, orgId: ctx.orgId, name: input.name?.trim() ?? `${suite.name} · ${agent.name}`, status: 'pending',
-      agentId: agent.id, agentName: agent.name, testSuiteId: suite.id, testMode: mode, maxTurns,
-      totalScenarios: selected.length, createdAt: now, startedAt: now, updatedAt: now,
-    }).returning();
-    const rows = selected.map((scenarioId, position) => ({
-      id: uuidv7(), runId, orgId: ctx.orgId, scenarioId, scenarioName: names.get(scenarioId)!, position, status: 'pending', createdAt: now,
-    }));
-    for (let i = 0; i < rows.length; i += INSERT_BATCH) await tx.orm.insert(scenarioRuns).values(rows.slice(i, i + INSERT_BATCH));
-    await deps.hooks.enqueueRun?.(tx, runId, rows.map((r) => r.id));
-    return run;
+  let ids = suite.scenarioIds;
+  if (mode === 'demo') ids = ids.slice(0, DEMO_SCENARIOS);
+  if (input.max_scenarios !== undefined) ids = ids.slice(0, input.max_scenarios);
+  const found = ids.length === 0 ? [] : await tx.orm.select().from(scenarios)
+    .where(and(inArray(scenarios.id, ids), or(eq(scenarios.orgId, ctx.orgId), isNull(scenarios.orgId))));
+  const byId = new Map(found.map((s) => [s.id, s]));
+  const names = new Map(found.map((s) => [s.id, s.name]));
+  const thresholds = new Map(found.map((s) => [s.id, s.passThreshold]));
+  const selected = ids.filter((id) => byId.has(id));
+  if (selected.length === 0) throw new AppError('INVALID_STATE', 'The test suite has no scenarios to run', { details: { field: 'test_suite_id' } });
+  const warnings = runWarnings({
+    scenarios: selected.map((id) => byId.get(id)!).map((s) => ({
+      script: s.script, criteria: (s.criteria as CriterionInput[]).map(normalizeCriterion), max_turns: s.maxTurns, pass_threshold: s.passThreshold,
+    })),
+    maxTurns,
+    hasJudge: Boolean(deps.config.llm.baseUrl && deps.config.llm.judgeModel),
+    demoJudge: deps.config.llm.demoJudge === true,
+    tools: agentTools(agent),
   });
-  deps.hooks.afterRunCreated?.(created.id);
-  return { id: created.id, test_run_id: testRunId(created.seq), status: created.status, total_scenarios: created.totalScenarios, poll_url: `/api/v1/runs/${created.id}` };
+  const baselineRunId = input.baseline === undefined ? null : await resolveBaseline(deps, ctx, tx, input.baseline, agent.id, suite.id);
+  const versions = new Map(found.map((s) => [s.id, scenarioVersion(s)]));
+  return { agent, suite, mode, maxTurns, repeats: input.repeats ?? 1, selected, names, thresholds, versions, warnings, baselineRunId };
+}
+
+/**
+ * Validates, selects the scenarios, creates the run and its pending scenario runs and enqueues the work in
+ * the caller's transaction (a schedule's firing claims its minute in the same one). The organization row is
+ * locked first, so the concurrent-run limit holds under parallel requests. The caller calls
+ * `deps.hooks.afterRunCreated` once the transaction has committed.
+ */
+export async function createRunInTx(deps: Deps, tx: Tx, ctx: Ctx, input: CreateRunInput) {
+  const now = new Date(deps.clock.now());
+  const { agent, suite, mode, maxTurns, repeats, selected, names, thresholds, versions, warnings, baselineRunId } = await resolveRun(deps, tx, ctx, input);
+  const runId = uuidv7();
+  const [run] = await tx.orm.insert(runs).values({
+    id: runId, orgId: ctx.orgId, name: input.name?.trim() ?? `${suite.name} · ${agent.name}`, status: 'pending',
+    agentId: agent.id, agentName: agent.name, testSuiteId: suite.id, testMode: mode, maxTurns,
+    totalScenarios: selected.length * repeats, repeats, scenarioCount: selected.length, baselineRunId,
+    warnings, createdAt: now, startedAt: now, updatedAt: now,
+  }).returning();
+  // independent repetitions: each is its own scenario run, with a fresh conversation
+  const rows = selected.flatMap((scenarioId, position) => Array.from({ length: repeats }, (_, r) => ({
+    id: uuidv7(), runId, orgId: ctx.orgId, scenarioId, scenarioName: names.get(scenarioId)!, passThreshold: thresholds.get(scenarioId)!, position, repetition: r + 1,
+    scenarioVersion: versions.get(scenarioId)!, status: 'pending', createdAt: now,
+  })));
+  for (let i = 0; i < rows.length; i += INSERT_BATCH) await tx.orm.insert(scenarioRuns).values(rows.slice(i, i + INSERT_BATCH));
+  await deps.hooks.enqueueRun(tx, runId);
+  return run;
+}
+
+/** POST /runs: the run created in its own transaction. */
+export async function createRun(deps: Deps, ctx: Ctx, input: CreateRunInput) {
+  checkRunInput(input);
+  const created = await deps.db.transaction((tx) => createRunInTx(deps, tx, ctx, input));
+  deps.hooks.afterRunCreated(created.id);
+  return createdRunView(created);
+}
+
+export const createdRunView = (created: typeof runs.$inferSelect) => ({
+  id: created.id, test_run_id: testRunId(created.seq), status: created.status, total_scenarios: created.totalScenarios,
+  poll_url: `/api/v1/runs/${created.id}`, warnings: created.warnings,
+});
+
+/**
+ * `"previous"`: the newest run of the same agent and suite that is completed now (failed and canceled runs are
+ * never a baseline; none → no baseline). Otherwise a run reference of this organization, or 400 RUN_NOT_FOUND.
+ */
+async function resolveBaseline(deps: Deps, ctx: Ctx, tx: Tx, ref: string, agentId: string, suiteId: string): Promise<string | null> {
+  if (ref === 'previous') {
+    const [prev] = await tx.orm.select({ id: runs.id }).from(runs)
+      .where(and(eq(runs.orgId, ctx.orgId), eq(runs.agentId, agentId), eq(runs.testSuiteId, suiteId), eq(runs.status, 'completed')))
+      .orderBy(desc(runs.createdAt), desc(runs.seq)).limit(1);
+    return prev?.id ?? null;
+  }
+  const row = await findRunRow(deps, ctx, ref, tx);
+  if (!row) throw referencedNotFound('RUN_NOT_FOUND', 'Baseline run not found', 'baseline');
+  return row.id;
 }
 
 export async function listRuns(deps: Deps, ctx: Ctx, q: { status?: string; agent_id?: string; test_suite_id?: string }, p: Page) {
@@ -112,65 +181,46 @@ export async function listRuns(deps: Deps, ctx: Ctx, q: { status?: string; agent
     deps.db.orm.select().from(runs).where(where).orderBy(desc(runs.createdAt), desc(runs.id)).limit(p.limit).offset(p.offset),
     deps.db.orm.select({ n: sql<number>`count(*)::int` }).from(runs).where(where),
   ]);
-  return { runs: rows.map(runView), total: n, ...p };
+  return { runs: await runViews(deps.db, rows), total: n, ...p };
 }
 
 export async function getRun(deps: Deps, ctx: Ctx, ref: string) {
   const row = await findRunRow(deps, ctx, ref);
   if (!row) throw runNotFound();
-  return runView(row);
+  return (await runViews(deps.db, [row]))[0];
 }
 
 const RESULT_FILTERS: Record<string, string[]> = {
   passed: ['passed'], failed: ['failed'], error: ['error'], pending: ['pending', 'running', 'grading'],
 };
 
-export async function getRunResults(deps: Deps, ctx: Ctx, ref: string, q: { status?: string }, p: Page) {
+export async function getRunResults(deps: Deps, ctx: Ctx, ref: string, q: { status?: string; fault?: string }, p: Page) {
   if (q.status !== undefined && !RESULT_FILTERS[q.status]) {
     throw invalidField('status', 'status must be one of passed, failed, error, pending', q.status);
   }
+  const byFault = faultFilter(q.fault);
   const row = await findRunRow(deps, ctx, ref);
   if (!row) throw runNotFound();
-  const where = and(eq(scenarioRuns.runId, row.id), q.status ? inArray(scenarioRuns.status, RESULT_FILTERS[q.status]) : undefined);
+  const where = and(eq(scenarioRuns.runId, row.id), q.status ? inArray(scenarioRuns.status, RESULT_FILTERS[q.status]) : undefined, byFault);
   const [items, [{ n }]] = await Promise.all([
     deps.db.orm.select({
-      id: scenarioRuns.id, scenarioId: scenarioRuns.scenarioId, scenarioName: scenarioRuns.scenarioName, status: scenarioRuns.status,
+      id: scenarioRuns.id, scenarioId: scenarioRuns.scenarioId, scenarioName: scenarioRuns.scenarioName, repetition: scenarioRuns.repetition, status: scenarioRuns.status,
       passed: scenarioRuns.passed, gradeSummary: scenarioRuns.gradeSummary, errorMessage: scenarioRuns.errorMessage,
       durationMs: scenarioRuns.durationMs, metrics: scenarioRuns.metrics,
-    }).from(scenarioRuns).where(where).orderBy(asc(scenarioRuns.position)).limit(p.limit).offset(p.offset),
+      fault: scenarioRuns.fault, endReason: scenarioRuns.endReason, agentTurns: scenarioRuns.agentTurns, decidedShare: scenarioRuns.decidedShare,
+    }).from(scenarioRuns).where(where).orderBy(...scenarioRunOrder).limit(p.limit).offset(p.offset),
     deps.db.orm.select({ n: sql<number>`count(*)::int` }).from(scenarioRuns).where(where),
   ]);
   return {
-    ...runView(row),
+    ...(await runViews(deps.db, [row]))[0],
     results: items.map((s) => ({
-      id: s.id, scenario_id: s.scenarioId, scenario_name: s.scenarioName, status: s.status,
+      id: s.id, scenario_id: s.scenarioId, scenario_name: s.scenarioName, repetition: s.repetition, status: s.status,
       // the spec types this one as boolean: false until graded as a pass
       passed: s.passed === true, grade_summary: s.gradeSummary, error_message: s.errorMessage, duration_ms: s.durationMs,
-      metrics: (s.metrics as any) ?? null,
+      metrics: (s.metrics as any) ?? null, ...verdictFields(s),
     })),
     results_total: n, results_limit: p.limit, results_offset: p.offset,
   };
-}
-
-/**
- * Ends a run as canceled in one transaction: conversations in flight become `error` ("run canceled")
- * and are counted; scenario runs that never started stay pending.
- */
-export async function cancelRunInTx(deps: Deps, tx: Tx, runId: string, reason: string | null) {
-  const now = new Date(deps.clock.now());
-  const [run] = await tx.orm.update(runs)
-    .set({ status: 'canceled', completedAt: now, updatedAt: now, errorMessage: reason })
-    .where(and(eq(runs.id, runId), inArray(runs.status, runPredecessors('canceled')))).returning();
-  if (!run) return null;
-  // id order, like every multi-row writer of scenario_runs (see finish-batch.ts)
-  await tx.executeSql(`select id from scenario_runs where run_id = $1 and status in ('running', 'grading') order by id for update`, [runId]);
-  const stopped = await tx.orm.update(scenarioRuns)
-    .set({ status: 'error', errorMessage: 'run canceled', completedAt: now })
-    .where(and(eq(scenarioRuns.runId, runId), inArray(scenarioRuns.status, ['running', 'grading']))).returning({ id: scenarioRuns.id });
-  const [final] = stopped.length === 0 ? [run] : await tx.orm.update(runs)
-    .set({ errorCount: sql`${runs.errorCount} + ${stopped.length}` }).where(eq(runs.id, runId)).returning();
-  await deps.hooks.onRunFinalized?.(tx, runId);
-  return final;
 }
 
 export async function cancelRun(deps: Deps, ctx: Ctx, ref: string) {
@@ -186,8 +236,8 @@ export async function cancelRun(deps: Deps, ctx: Ctx, ref: string) {
     }
     return { run: canceled, changed: true };
   });
-  if (result.changed) deps.hooks.afterRunCanceled?.(result.run.id);
-  return runView(result.run);
+  if (result.changed) deps.hooks.afterRunCanceled(result.run.id);
+  return (await runViews(deps.db, [result.run]))[0];
 }
 
 export async function cancelRunsOfAgent(deps: Deps, orgId: string, agentId: string) {
@@ -195,6 +245,6 @@ export async function cancelRunsOfAgent(deps: Deps, orgId: string, agentId: stri
     .where(and(eq(runs.orgId, orgId), eq(runs.agentId, agentId), inArray(runs.status, [...ACTIVE_RUN_STATUSES])));
   for (const { id } of active) {
     const done = await deps.db.transaction((tx) => cancelRunInTx(deps, tx, id, 'agent deleted'));
-    if (done) deps.hooks.afterRunCanceled?.(id);
+    if (done) deps.hooks.afterRunCanceled(id);
   }
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client.js';
 import type { TranscriptEntry } from '../../engine/types.js';
+import { appendTranscripts } from './run-store/claims.js';
 
 /**
  * Appends transcript entries as conversations produce them, so a live run shows its turns and a
@@ -29,14 +30,7 @@ export class TranscriptWriter {
     if (this.pending.size === 0) return this.flushing;
     const batch = [...this.pending].map(([id, v]) => ({ id, owner: v.owner, entries: v.entries }));
     this.pending.clear();
-    this.flushing = this.flushing.then(() => this.db.executeSql(
-      // rows locked in id order, like every other multi-row writer of scenario_runs (no deadlock cycles)
-      `with l as (select id from scenario_runs where id in (select (x->>'id')::uuid from jsonb_array_elements($1::jsonb) x) order by id for update)
-       update scenario_runs s set transcript = s.transcript || v.entries
-         from jsonb_to_recordset($1::jsonb) as v(id uuid, owner text, entries jsonb)
-        where s.id = v.id and s.id in (select id from l) and s.lease_owner = v.owner and s.status in ('running', 'grading')`,
-      [JSON.stringify(batch)],
-    )).then(() => {}, this.onError);
+    this.flushing = this.flushing.then(() => appendTranscripts(this.db, batch)).then(() => {}, this.onError);
     return this.flushing;
   }
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../../test/harness.js';
 
-const LIST_FIELDS = ['completed_at', 'created_at', 'duration_ms', 'error_message', 'grade_summary', 'id', 'passed', 'scenario_id', 'scenario_name', 'status', 'test_run_id'];
-const DETAIL_FIELDS = ['attempts', 'completed_at', 'created_at', 'criteria_results', 'duration_ms', 'error_message', 'grade_summary', 'id', 'judge_model', 'metrics',
-  'passed', 'scenario_id', 'scenario_name', 'started_at', 'status', 'test_run_id', 'tester_model', 'transcript'];
+const LIST_FIELDS = ['agent_turns', 'completed_at', 'created_at', 'decided_share', 'duration_ms', 'end_reason', 'error_message', 'fault', 'grade_summary', 'id', 'passed', 'repetition', 'scenario_id', 'scenario_name', 'status', 'test_run_id'];
+const DETAIL_FIELDS = ['agent_turns', 'attempt_history', 'attempts', 'completed_at', 'created_at', 'criteria_results', 'decided_share', 'duration_ms', 'end_reason', 'error_message', 'fault', 'grade_summary', 'id', 'judge_model', 'judge_prompt_version', 'metrics', 'passed', 'repetition', 'scenario_id', 'scenario_name', 'scenario_version', 'started_at', 'status', 'test_run_id', 'tester_model', 'transcript'];
 
 describe('scenario runs', () => {
   let t: TestContext;
@@ -16,8 +15,8 @@ describe('scenario runs', () => {
     ids = (await t.call('GET', `/api/v1/runs/${runId}/results`)).body.results.map((r: any) => r.id);
     const set = (i: number, sql: string) => t.deps.db.executeSql(`update scenario_runs set ${sql} where id = $1`, [ids[i]]);
     await set(0, `status = 'passed', passed = true, grade_summary = '2 of 2 criteria met (score 1.00)', completed_at = now(), duration_ms = 1200`);
-    await set(1, `status = 'failed', passed = false, completed_at = now()`);
-    await set(2, `status = 'error', error_message = 'provider: 401 invalid key', completed_at = now()`);
+    await set(1, `status = 'failed', passed = false, completed_at = now(), fault = 'agent'`);
+    await set(2, `status = 'error', error_message = 'provider: 401 invalid key', completed_at = now(), fault = 'agent'`);
     await set(3, `status = 'grading'`);
     await set(4, `status = 'running'`);
   });
@@ -39,6 +38,10 @@ describe('scenario runs', () => {
     expect(await q('status=failed')).toEqual([ids[1]]);
     expect(await q('status=error')).toEqual([ids[2]]);
     expect(await q('status=running')).toEqual([ids[3], ids[4]]);
+    expect(await q('fault=agent')).toEqual([ids[1], ids[2]]);
+    expect(await q('fault=judge')).toEqual([]);
+    expect(await q('status=error&fault=agent')).toEqual([ids[2]]);
+    expectError(await t.call('GET', `/api/v1/scenario-runs?test_run_id=${runId}&fault=nobody`), 400, 'INVALID_FIELD_VALUE');
     expect(await q('status=pending')).toEqual([ids[5]]);
     expect(await q('passed=true')).toEqual([ids[0]]);
     expect(await q('passed=false')).toEqual([ids[1]]);

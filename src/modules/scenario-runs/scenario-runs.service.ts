@@ -1,9 +1,11 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { scenarioRuns } from '../../db/schema.js';
 import type { Ctx, Deps } from '../../deps.js';
-import { AppError, invalidField, missingField } from '../../http/errors.js';
+import { AppError, invalidField, missingField } from '../../lib/errors.js';
 import { isUuid, iso, type Page } from '../../http/common.js';
 import { findRunRow } from '../runs/runs.service.js';
+import { scenarioRunOrder } from '../runs/scenario-aggregates.js';
+import { faultFilter, verdictFields } from '../runs/verdict-fields.js';
 
 type Row = typeof scenarioRuns.$inferSelect;
 
@@ -16,23 +18,28 @@ const gradedPassed = (r: Row) => (r.status === 'passed' ? true : r.status === 'f
 
 function listItem(r: Row) {
   return {
-    id: r.id, test_run_id: r.runId, scenario_id: r.scenarioId, scenario_name: r.scenarioName, status: listStatus(r.status),
+    id: r.id, test_run_id: r.runId, scenario_id: r.scenarioId, scenario_name: r.scenarioName, repetition: r.repetition, status: listStatus(r.status),
     passed: gradedPassed(r), grade_summary: r.gradeSummary, duration_ms: r.durationMs, error_message: r.errorMessage,
-    created_at: r.createdAt.toISOString(), completed_at: iso(r.completedAt),
+    created_at: r.createdAt.toISOString(), completed_at: iso(r.completedAt), ...verdictFields(r),
   };
 }
+
+// The judge's (or check's) own decision, and the effective review; unreviewed criteria have none.
+const withReview = (c: any) => ({ ...c, judge_decision: c.judge_decision ?? c.decision, review: c.review ?? null });
 
 export function scenarioRunView(r: Row) {
   return {
-    id: r.id, test_run_id: r.runId, scenario_id: r.scenarioId, scenario_name: r.scenarioName, status: r.status,
-    passed: gradedPassed(r), grade_summary: r.gradeSummary, criteria_results: r.criteriaResults as any[], transcript: r.transcript as any[],
+    id: r.id, test_run_id: r.runId, scenario_id: r.scenarioId, scenario_name: r.scenarioName, repetition: r.repetition,
+    scenario_version: r.scenarioVersion, status: r.status,
+    passed: gradedPassed(r), grade_summary: r.gradeSummary, criteria_results: (r.criteriaResults as any[]).map(withReview), transcript: r.transcript as any[],
     error_message: r.errorMessage, duration_ms: r.durationMs, created_at: r.createdAt.toISOString(), completed_at: iso(r.completedAt),
     started_at: iso(r.startedAt), metrics: (r.metrics as any) ?? null, tester_model: r.testerModel, judge_model: r.judgeModel,
-    attempts: r.attempts,
+    judge_prompt_version: r.judgePromptVersion,
+    attempts: r.attempts, attempt_history: r.attemptHistory as any[], ...verdictFields(r),
   };
 }
 
-export async function listScenarioRuns(deps: Deps, ctx: Ctx, q: { test_run_id?: string; status?: string; passed?: boolean }, p: Page) {
+export async function listScenarioRuns(deps: Deps, ctx: Ctx, q: { test_run_id?: string; status?: string; passed?: boolean; fault?: string }, p: Page) {
   if (q.test_run_id === undefined) throw missingField('test_run_id');
   if (!isUuid(q.test_run_id) && !/^TR-\d{1,15}$/i.test(q.test_run_id)) {
     throw invalidField('test_run_id', 'test_run_id must be a run UUID or TR-<digits>', q.test_run_id);
@@ -40,15 +47,17 @@ export async function listScenarioRuns(deps: Deps, ctx: Ctx, q: { test_run_id?: 
   if (q.status !== undefined && !LIST_FILTERS[q.status]) {
     throw invalidField('status', 'status must be one of pending, running, completed, failed, error', q.status);
   }
+  const byFault = faultFilter(q.fault);
   const run = await findRunRow(deps, ctx, q.test_run_id);
   if (!run) throw new AppError('NOT_FOUND', 'Test run not found');
   const where = and(
     eq(scenarioRuns.runId, run.id),
     q.status ? inArray(scenarioRuns.status, LIST_FILTERS[q.status]) : undefined,
     q.passed === undefined ? undefined : eq(scenarioRuns.status, q.passed ? 'passed' : 'failed'),
+    byFault,
   );
   const [rows, [{ n }]] = await Promise.all([
-    deps.db.orm.select().from(scenarioRuns).where(where).orderBy(asc(scenarioRuns.position)).limit(p.limit).offset(p.offset),
+    deps.db.orm.select().from(scenarioRuns).where(where).orderBy(...scenarioRunOrder).limit(p.limit).offset(p.offset),
     deps.db.orm.select({ n: sql<number>`count(*)::int` }).from(scenarioRuns).where(where),
   ]);
   return { scenario_runs: rows.map(listItem), total: n, ...p };

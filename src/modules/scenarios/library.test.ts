@@ -11,6 +11,7 @@ import {
   loadBuiltinLibrary,
   type BuiltinTemplate,
 } from './library.js';
+import { hasRequiredAction, requiresAction } from './acting-criteria.js';
 
 const tempDirs: string[] = [];
 afterAll(() => {
@@ -146,6 +147,29 @@ describe('the built-in library', () => {
     for (const t of lib.filter((x) => x.category === 'safety')) {
       expect(t.criteria.some((c) => c.required), t.slug).toBe(true);
     }
+  });
+
+  it('holds a do-nothing agent to something: every template has a required criterion only an acting agent can meet', () => {
+    const without = lib.filter((t) => !hasRequiredAction(t.criteria)).map((t) => t.slug);
+    expect(without).toEqual([]);
+  });
+
+  it('tells acting criteria from absences', () => {
+    const judged = (criterion: string) => ({ criterion, check: null });
+    for (const text of ['Does not reveal the code', "Doesn't argue", 'Never claims to be human', 'Stays calm', 'Keeps replies short', 'Avoids the phrase', 'Uses no disparaging words', 'States no voting preference', 'Respects the refusal']) {
+      expect(requiresAction(judged(text)), text).toBe(false);
+    }
+    for (const text of ['Offers a transfer', 'Explains the refund status', 'Says it is an AI', 'Confirms the final day and time back']) {
+      expect(requiresAction(judged(text)), text).toBe(true);
+    }
+    expect(requiresAction({ criterion: 'x', check: { type: 'contains', value: 'a' } })).toBe(true);
+    expect(requiresAction({ criterion: 'x', check: { type: 'regex', value: 'a' } })).toBe(true);
+    expect(requiresAction({ criterion: 'x', check: { type: 'tool_called', name: 'a' } })).toBe(true);
+    for (const type of ['not_contains', 'not_regex'] as const) expect(requiresAction({ criterion: 'x', check: { type, value: 'a' } })).toBe(false);
+    expect(requiresAction({ criterion: 'x', check: { type: 'tool_not_called', name: 'a' } })).toBe(false);
+    expect(requiresAction({ criterion: 'x', check: { type: 'responded_every_turn' } })).toBe(false);
+    expect(requiresAction({ criterion: 'x', check: { type: 'max_turns', value: 3 } })).toBe(false);
+    expect(requiresAction({ criterion: 'x', check: { type: 'max_response_ms', value: 3 } })).toBe(false);
   });
 
   it('is cached and immutable', () => {

@@ -3,7 +3,7 @@ import { createTestContext, expectError, type TestContext } from '../../../test/
 import { loadBuiltinLibrary } from './library.js';
 
 const FIELDS = ['category', 'created_at', 'criteria', 'description', 'goal', 'id', 'instructions', 'is_builtin', 'max_turns', 'name',
-  'opening_message', 'pass_threshold', 'persona', 'script', 'tags', 'updated_at'];
+  'opening_message', 'pass_threshold', 'persona', 'script', 'slug', 'source', 'tags', 'updated_at'];
 const library = loadBuiltinLibrary();
 const criteria = [{ criterion: 'Greets the caller' }];
 const MISSING_ID = '01900000-0000-7000-8000-000000000000';
@@ -276,5 +276,37 @@ describe('POST /scenarios/{id}/duplicate', () => {
     const other = await ctx.newOrg();
     const theirs = await create({ name: 'Theirs to copy' }, other.key);
     for (const id of [MISSING_ID, 'nope', theirs.body.id]) expectError(await ctx.call('POST', `/api/v1/scenarios/${id}/duplicate`), 404, 'NOT_FOUND');
+  });
+});
+
+const errField = (res: { status: number; body: any }, status: number, code: string) => {
+  expectError(res, status, code);
+  return res.body.details?.field;
+};
+
+describe('slugs', () => {
+  it('built-ins keep their library slug; GET /scenarios?slug= matches exactly', async () => {
+    const first = library[0];
+    const res = await ctx.call('GET', `/api/v1/scenarios?slug=${first.slug}`);
+    expect(res.body.scenarios.map((s: any) => [s.id, s.slug, s.source])).toEqual([[first.id, first.slug, 'builtin']]);
+    expect((await ctx.call('GET', `/api/v1/scenarios?slug=${first.slug.slice(0, -1)}`)).body.total).toBe(0);
+  });
+
+  it('slug on create and update: pattern 400, taken (own or built-in) 409, source "api" unless sync says "files"', async () => {
+    const a = await create({ name: 'Slugged', slug: 'slugged-one' });
+    expect(a.status).toBe(201);
+    expect(a.body).toMatchObject({ slug: 'slugged-one', source: 'api' });
+    expect(errField(await create({ name: 'Bad slug', slug: 'Bad_Slug' }), 400, 'INVALID_FIELD_VALUE')).toBe('slug');
+    expect(errField(await create({ name: 'Taken slug', slug: 'slugged-one' }), 409, 'ALREADY_EXISTS')).toBe('slug');
+    expect(errField(await create({ name: 'Builtin slug', slug: library[0].slug }), 409, 'ALREADY_EXISTS')).toBe('slug');
+    const b = await create({ name: 'From files', slug: 'from-files', source: 'files' });
+    expect(b.body.source).toBe('files');
+    expect(errField(await ctx.call('PUT', `/api/v1/scenarios/${b.body.id}`, { body: { slug: 'slugged-one' } }), 409, 'ALREADY_EXISTS')).toBe('slug');
+    const renamed = await ctx.call('PUT', `/api/v1/scenarios/${b.body.id}`, { body: { slug: 'from-files-2' } });
+    expect(renamed.body).toMatchObject({ slug: 'from-files-2', source: 'files' });
+    expect((await ctx.call('GET', '/api/v1/scenarios?slug=from-files-2')).body.scenarios[0].id).toBe(b.body.id);
+    // another organization sees neither slug and may take it
+    const other = await ctx.newOrg('slug-org');
+    expect((await create({ name: 'Other org', slug: 'slugged-one' }, other.key)).status).toBe(201);
   });
 });

@@ -16,6 +16,7 @@ function byType(union: typeof Check) {
     type: 'object',
     required: ['type'],
     properties: { type: { type: 'string', enum: branches.flatMap((b) => b.types) } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable
     allOf: branches.map((b) => ({ if: { properties: { type: { enum: b.types } } }, then: b.schema })),
   });
 }
@@ -33,8 +34,17 @@ export const CriterionSchema = Type.Object({
   check: Nullable(Check),
 });
 
+/** A template's slug: its file name in a repository (`scenarios/<slug>.yaml`). */
+export const SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{0,63}$';
+export const Slug = Type.String({ pattern: SLUG_PATTERN, minLength: 1, maxLength: 64, description: 'Unique per organization; built-ins have theirs' });
+export const Source = Type.String({ enum: ['builtin', 'api', 'files'], description: '"files" for what `rehearsal sync` made' });
+/** Accepted on writes: `rehearsal sync` marks what it makes, so `--prune` never deletes what the API made. */
+const WritableSource = Type.String({ enum: ['api', 'files'], description: 'Default "api"; `rehearsal sync` sends "files"' });
+
 export const ScenarioSchema = Type.Object({
   id: Uuid,
+  slug: Nullable(Type.String()),
+  source: Source,
   name: Type.String(),
   description: Nullable(Type.String()),
   category: Nullable(Type.String()),
@@ -56,8 +66,8 @@ export const ScenarioList = Type.Object({
   scenarios: Type.Array(ScenarioSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(),
 });
 
-// Every editable field; POST requires name and criteria, PUT takes any subset.
-const fields = {
+// Every field a scenario file holds (the file name is its slug); POST requires name and criteria.
+export const fileFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   description: Type.Optional(Text(2000)),
   category: Type.Optional(Text(100)),
@@ -71,6 +81,7 @@ const fields = {
   pass_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   max_turns: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 50 }))),
 };
+const fields = { ...fileFields, slug: Type.Optional(Nullable(Slug)), source: Type.Optional(WritableSource) };
 
 export const CreateScenarioBody = Type.Object(fields, { additionalProperties: false });
 export type CreateScenarioInput = Static<typeof CreateScenarioBody>;
@@ -79,7 +90,14 @@ export const UpdateScenarioBody = Type.Partial(Type.Object(fields), { additional
 export type UpdateScenarioInput = Static<typeof UpdateScenarioBody>;
 
 export const ScenarioQuery = {
-  category: Type.Optional(Type.String({ description: 'Exact category, case-insensitive' })),
-  tag: Type.Optional(Type.String({ description: 'Templates carrying this tag, case-insensitive' })),
-  q: Type.Optional(Type.String({ description: 'Case-insensitive substring of the name or the description' })),
+  slug: Type.Optional(Type.String({ maxLength: 64, description: 'Exact slug' })),
+  category: Type.Optional(Type.String({ maxLength: 100, description: 'Exact category, case-insensitive' })),
+  tag: Type.Optional(Type.String({ maxLength: 100, description: 'Templates carrying this tag, case-insensitive' })),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the name or the description' })),
 };
+
+/** A scenario file (scenarios/<slug>.yaml): what POST /scenarios accepts, less `slug` (the file name) and `source`. */
+export const ScenarioFileSchema = Type.Object(fileFields, {
+  additionalProperties: false,
+  title: 'Rehearsal scenario template (scenarios/<slug>.yaml)',
+});

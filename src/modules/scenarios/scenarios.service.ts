@@ -3,7 +3,7 @@ import { uuidv7 } from 'uuidv7';
 import { scenarios, testSuites } from '../../db/schema.js';
 import type { Ctx, Deps } from '../../deps.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError, invalidField } from '../../http/errors.js';
+import { AppError, invalidField } from '../../lib/errors.js';
 import { nameKey, type Page } from '../../http/common.js';
 import { normalizeCriterion, type Criterion, type CriterionInput } from '../../engine/types.js';
 import type { CreateScenarioInput, UpdateScenarioInput } from './scenarios.schemas.js';
@@ -11,14 +11,14 @@ import type { CreateScenarioInput, UpdateScenarioInput } from './scenarios.schem
 type Row = typeof scenarios.$inferSelect;
 
 export interface ScenarioView {
-  id: string; name: string; description: string | null; category: string | null; tags: string[];
+  id: string; slug: string | null; source: string; name: string; description: string | null; category: string | null; tags: string[];
   persona: string | null; goal: string | null; instructions: string | null; opening_message: string | null;
   script: string[]; criteria: Criterion[]; pass_threshold: number; max_turns: number | null; is_builtin: boolean;
   created_at: string; updated_at: string;
 }
 
 export const scenarioView = (r: Row): ScenarioView => ({
-  id: r.id, name: r.name, description: r.description, category: r.category, tags: r.tags, persona: r.persona,
+  id: r.id, slug: r.slug, source: r.source, name: r.name, description: r.description, category: r.category, tags: r.tags, persona: r.persona,
   goal: r.goal, instructions: r.instructions, opening_message: r.openingMessage, script: r.script,
   // library rows are stored as written in the data files; defaults are applied on the way out
   criteria: (r.criteria as CriterionInput[]).map(normalizeCriterion),
@@ -29,13 +29,15 @@ export const scenarioView = (r: Row): ScenarioView => ({
 const notFound = () => new AppError('NOT_FOUND', 'Scenario template not found');
 const taken = (name: string) =>
   new AppError('ALREADY_EXISTS', `A scenario template named "${name}" already exists`, { details: { field: 'name' } });
+const slugTaken = (slug: string) =>
+  new AppError('ALREADY_EXISTS', `A scenario template with slug "${slug}" already exists`, { details: { field: 'slug' } });
 const readOnly = () =>
   new AppError('FORBIDDEN', 'Built-in scenario templates are read-only; duplicate it (POST /scenarios/{id}/duplicate) to make an editable copy');
 
 /** Built-ins (org_id null) are visible to every organization. */
 const visibleTo = (ctx: Ctx) => or(eq(scenarios.orgId, ctx.orgId), isNull(scenarios.orgId));
 
-// "" is stored as null: optional strings are null when absent, never "" (decisions §2).
+// "" is stored as null: optional strings are null when absent, never "".
 const text = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v === '' ? null : v);
 
 function checkName(name: string) {
@@ -69,13 +71,21 @@ async function assertBuiltinNameFree(deps: Deps, name: string) {
   if (hit) throw taken(name);
 }
 
+/** Slugs are unique among the templates an organization sees, built-ins included (as names are). */
+async function assertSlugFree(deps: Deps, ctx: Ctx, slug: string, exceptId?: string) {
+  const [hit] = await deps.db.orm.select({ id: scenarios.id }).from(scenarios)
+    .where(and(visibleTo(ctx), eq(scenarios.slug, slug))).limit(1);
+  if (hit && hit.id !== exceptId) throw slugTaken(slug);
+}
+
 export async function getScenarioRow(deps: Deps, ctx: Ctx, id: string): Promise<Row | null> {
   const [row] = await deps.db.orm.select().from(scenarios).where(and(eq(scenarios.id, id), visibleTo(ctx)));
   return row ?? null;
 }
 
-export async function listScenarios(deps: Deps, ctx: Ctx, q: { category?: string; tag?: string; q?: string }, p: Page) {
+export async function listScenarios(deps: Deps, ctx: Ctx, q: { slug?: string; category?: string; tag?: string; q?: string }, p: Page) {
   const conds: (SQL | undefined)[] = [visibleTo(ctx)];
+  if (q.slug !== undefined) conds.push(eq(scenarios.slug, q.slug));
   if (q.category) conds.push(sql`lower(${scenarios.category}) = lower(${q.category})`);
   if (q.tag) conds.push(sql`exists (select 1 from jsonb_array_elements_text(${scenarios.tags}) t where lower(t) = lower(${q.tag}))`);
   // strpos instead of ILIKE: the needle is matched literally, so % and _ need no escaping
@@ -101,6 +111,7 @@ export async function createScenario(deps: Deps, ctx: Ctx, input: CreateScenario
   const name = checkName(input.name);
   const criteria = checkCriteria(input.criteria);
   await assertBuiltinNameFree(deps, name);
+  if (input.slug) await assertSlugFree(deps, ctx, input.slug);
   const now = new Date(deps.clock.now());
   try {
     const [row] = await deps.db.orm.insert(scenarios).values({
@@ -109,11 +120,11 @@ export async function createScenario(deps: Deps, ctx: Ctx, input: CreateScenario
       goal: text(input.goal) ?? null, instructions: text(input.instructions) ?? null,
       openingMessage: text(input.opening_message) ?? null, script: input.script ?? [], criteria,
       passThreshold: input.pass_threshold ?? 0.75, maxTurns: input.max_turns ?? null, isBuiltin: false, position: null,
-      createdAt: now, updatedAt: now,
+      slug: input.slug ?? null, source: input.source ?? 'api', createdAt: now, updatedAt: now,
     }).returning();
     return scenarioView(row);
   } catch (err) {
-    if (isUniqueViolation(err)) throw taken(name);
+    if (isUniqueViolation(err)) throw uniqueHit(err, name, input.slug);
     throw err;
   }
 }
@@ -126,6 +137,9 @@ export async function updateScenario(deps: Deps, ctx: Ctx, id: string, input: Up
   if (!row) throw notFound();
   if (row.isBuiltin) throw readOnly();
   if (set.name !== undefined && set.nameKey !== row.nameKey) await assertBuiltinNameFree(deps, set.name);
+  if (input.slug) await assertSlugFree(deps, ctx, input.slug, id);
+  set.slug = input.slug;
+  set.source = input.source;
   set.description = text(input.description);
   set.category = text(input.category);
   set.persona = text(input.persona);
@@ -144,9 +158,16 @@ export async function updateScenario(deps: Deps, ctx: Ctx, id: string, input: Up
     if (!updated) throw notFound();
     return scenarioView(updated);
   } catch (err) {
-    if (isUniqueViolation(err)) throw taken(set.name ?? row.name);
+    if (isUniqueViolation(err)) throw uniqueHit(err, set.name ?? row.name, input.slug);
     throw err;
   }
+}
+
+/** Two unique indexes can refuse a write: the constraint's name tells which field was taken. */
+function uniqueHit(err: unknown, name: string, slug: string | null | undefined) {
+  let text = '';
+  for (let e: any = err; e; e = e.cause) text += ` ${e.constraint ?? ''} ${e.message ?? ''}`;
+  return slug && text.includes('slug') ? slugTaken(slug) : taken(name);
 }
 
 /** Suites of the organization that list this template, for the INVALID_STATE answer. */
@@ -192,7 +213,7 @@ export async function duplicateScenario(deps: Deps, ctx: Ctx, id: string) {
     if (used.has(nameKey(name))) continue;
     try {
       const [row] = await deps.db.orm.insert(scenarios).values({
-        ...src, id: uuidv7(), orgId: ctx.orgId, name, nameKey: nameKey(name), isBuiltin: false, position: null,
+        ...src, id: uuidv7(), orgId: ctx.orgId, name, nameKey: nameKey(name), isBuiltin: false, position: null, slug: null, source: 'api',
         criteria: (src.criteria as CriterionInput[]).map(normalizeCriterion), createdAt: now, updatedAt: now,
       }).returning();
       return scenarioView(row);

@@ -21,11 +21,11 @@ const cookieNote = `The session is an HttpOnly, SameSite=Strict cookie \`${SESSI
 
 export const sessionRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.post('/sessions', {
-    schema: {
+    schema: { operationId: 'createSession',
       tags, security: [],
       summary: 'Sign in to the dashboard: exchange an API key for a session cookie',
       description: `${cookieNote} The key is checked like a Bearer key and never stored in the browser. The session lasts ${SESSION_TTL_SECONDS / 3600} h and ends at once when its key is revoked or expires.`,
-      body: Type.Object({ api_key: Type.String({ description: 'sk_live_… (the key, not its id)' }) }, { additionalProperties: false }),
+      body: Type.Object({ api_key: Type.String({ maxLength: 256, description: 'sk_live_… (the key, not its id)' }) }, { additionalProperties: false }),
       response: { 201: SessionSchema, ...errors(400) },
     },
   }, async (req, reply) => {
@@ -35,7 +35,7 @@ export const sessionRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (a
   });
 
   app.get('/sessions/current', {
-    schema: {
+    schema: { operationId: 'getCurrentSession',
       tags, summary: 'The signed-in session: organization and API key (404 NOT_FOUND when called with a Bearer key)',
       description: cookieNote,
       response: { 200: SessionSchema, ...errors(404) },
@@ -43,7 +43,7 @@ export const sessionRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (a
   }, async (req) => describeSession(deps, req.auth));
 
   app.delete('/sessions/current', {
-    schema: {
+    schema: { operationId: 'deleteCurrentSession',
       tags, summary: 'Sign out: end the session and clear its cookie (404 NOT_FOUND when called with a Bearer key)',
       description: cookieNote,
       response: { 204: Type.Null(), ...errors(403, 404) },

@@ -5,7 +5,7 @@ import { apiKeys, organizations, sessions } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { authenticateKey, hashSessionToken, type AuthContext } from '../../http/auth.js';
 import { iso } from '../../http/common.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 
 /** A dashboard session lasts a working day; the key's own revocation or expiry ends it sooner. */
 export const SESSION_TTL_SECONDS = 12 * 3600;

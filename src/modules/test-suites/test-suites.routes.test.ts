@@ -3,7 +3,7 @@ import { createTestContext, expectError, type TestContext } from '../../../test/
 import { loadBuiltinLibrary } from '../scenarios/library.js';
 import { getSuiteForRun } from './test-suites.service.js';
 
-const FIELDS = ['created_at', 'description', 'id', 'is_default', 'name', 'scenario_count', 'scenario_ids', 'updated_at'];
+const FIELDS = ['created_at', 'description', 'id', 'is_default', 'name', 'scenario_count', 'scenario_ids', 'source', 'updated_at'];
 const library = loadBuiltinLibrary();
 const [s0, s1, s2] = library.map((t) => t.id);
 const MISSING_ID = '01900000-0000-7000-8000-000000000000';

@@ -4,19 +4,20 @@ import type { Tx } from '../../db/client.js';
 import { scenarios, testSuites } from '../../db/schema.js';
 import type { Ctx, Deps } from '../../deps.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError, invalidField } from '../../http/errors.js';
+import { AppError, invalidField } from '../../lib/errors.js';
 import { isUuid, nameKey, type Page } from '../../http/common.js';
+import type { CreateTestSuiteInput, UpdateTestSuiteInput } from './test-suites.schemas.js';
 
 type Row = typeof testSuites.$inferSelect;
 
 export interface TestSuiteView {
   id: string; name: string; description: string | null; scenario_count: number; scenario_ids: string[];
-  is_default: boolean; created_at: string; updated_at: string;
+  is_default: boolean; source: string; created_at: string; updated_at: string;
 }
 
 export const testSuiteView = (r: Row): TestSuiteView => ({
   id: r.id, name: r.name, description: r.description, scenario_count: r.scenarioIds.length, scenario_ids: r.scenarioIds,
-  is_default: r.isDefault, created_at: r.createdAt.toISOString(), updated_at: r.updatedAt.toISOString(),
+  is_default: r.isDefault, source: r.source, created_at: r.createdAt.toISOString(), updated_at: r.updatedAt.toISOString(),
 });
 
 const notFound = () => new AppError('NOT_FOUND', 'Test suite not found');
@@ -66,7 +67,7 @@ async function getRow(deps: Deps, ctx: Ctx, id: string, tx?: Tx): Promise<Row | 
   return row ?? null;
 }
 
-export async function createTestSuite(deps: Deps, ctx: Ctx, input: { name: string; description?: string | null; scenario_ids: string[] }) {
+export async function createTestSuite(deps: Deps, ctx: Ctx, input: CreateTestSuiteInput) {
   const name = checkName(input.name);
   const ids = checkIdList(input.scenario_ids);
   const now = new Date(deps.clock.now());
@@ -75,7 +76,7 @@ export async function createTestSuite(deps: Deps, ctx: Ctx, input: { name: strin
       await assertVisible(tx, ctx, ids);
       const [row] = await tx.orm.insert(testSuites).values({
         id: uuidv7(), orgId: ctx.orgId, name, nameKey: nameKey(name), description: input.description || null,
-        isDefault: false, scenarioIds: ids, createdAt: now, updatedAt: now,
+        isDefault: false, scenarioIds: ids, source: input.source ?? 'api', createdAt: now, updatedAt: now,
       }).returning();
       return testSuiteView(row);
     });
@@ -100,8 +101,8 @@ export async function getTestSuite(deps: Deps, ctx: Ctx, id: string) {
   return testSuiteView(row);
 }
 
-export async function updateTestSuite(deps: Deps, ctx: Ctx, id: string, input: { name?: string; description?: string | null; scenario_ids?: string[] }) {
-  const set: Partial<typeof testSuites.$inferInsert> = { updatedAt: new Date(deps.clock.now()) };
+export async function updateTestSuite(deps: Deps, ctx: Ctx, id: string, input: UpdateTestSuiteInput) {
+  const set: Partial<typeof testSuites.$inferInsert> = { updatedAt: new Date(deps.clock.now()), source: input.source };
   if (input.name !== undefined) { set.name = checkName(input.name); set.nameKey = nameKey(set.name); }
   if (input.description !== undefined) set.description = input.description || null;
   const ids = input.scenario_ids === undefined ? undefined : checkIdList(input.scenario_ids);

@@ -25,7 +25,7 @@ export const AttemptSchema = Type.Object({
   response_status: Nullable(Type.Integer()),
   response_body: Nullable(Type.String({ description: 'The first KiB of the response' })),
   duration_ms: Type.Integer(),
-  error: Nullable(Type.String({ description: 'Why the attempt failed (timeout, refused address, connection error, non-2xx status); null on success' })),
+  error: Nullable(Type.String({ description: 'Why the attempt failed (timeout, refused address, connection error, non-2xx status, signing error, or "worker lost during the attempt; outcome unknown"); "in flight: no outcome recorded yet" while it is being made; null on success' })),
 }, { $id: 'WebhookDeliveryAttempt' });
 
 export const DeliveryDetailSchema = Type.Object({
@@ -43,7 +43,7 @@ const tags = ['Webhooks'];
 
 export const deliveryRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/webhooks/:id/deliveries', {
-    schema: {
+    schema: { operationId: 'listWebhookDeliveries',
       tags, params: IdParams,
       summary: 'List a webhook\'s deliveries, newest first (one per event sent to it; attempts are in the detail)',
       querystring: Type.Object({
@@ -56,7 +56,7 @@ export const deliveryRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (
   }, async (req) => listDeliveries(deps, req.auth, pathId(req.params.id, 'NOT_FOUND', 'Webhook'), req.query, page(req.query)));
 
   app.get('/webhooks/:id/deliveries/:delivery_id', {
-    schema: {
+    schema: { operationId: 'getWebhookDelivery',
       tags, params: DeliveryParams,
       summary: 'Get a delivery with the payload sent and every attempt (status, first KiB of the response, duration, error)',
       response: { 200: DeliveryDetailSchema, ...errors(404) },
@@ -67,7 +67,7 @@ export const deliveryRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (
   });
 
   app.post('/webhooks/:id/deliveries/:delivery_id/redeliver', {
-    schema: {
+    schema: { operationId: 'redeliverWebhookDelivery',
       tags, params: DeliveryParams,
       summary: 'Send a delivery again now (same event id and payload, fresh timestamp and signature); answers the delivery with the new attempt',
       description: 'One attempt, made before the response. A success settles the delivery (remaining automatic retries stop); a failure leaves a pending delivery pending and marks a settled one failed. Works on inactive webhooks too.',
@@ -79,7 +79,7 @@ export const deliveryRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (
   });
 
   app.post('/webhooks/:id/test', {
-    schema: {
+    schema: { operationId: 'testWebhook',
       tags, params: IdParams,
       summary: 'Send a ping event now and answer the delivery with its attempt',
       description: 'Payload {event: "ping", id, created_at, webhook_id}, signed like every event. One attempt, no retries; sent even when the webhook is inactive or its events filter would exclude it.',

@@ -5,12 +5,13 @@ import { runs, webhookAttempts, webhookDeliveries, webhookEvents, webhooks } fro
 import type { Ctx, Deps } from '../../deps.js';
 import { AppError } from '../../http/errors.js';
 import type { Page } from '../../http/common.js';
-import { runView } from '../runs/runs.view.js';
+import { runViews } from '../runs/runs.view.js';
+import { comparisonSummary } from '../runs/comparison.service.js';
 import { attemptNow, type EnqueueAttempt } from './delivery-attempt.js';
 import { getWebhookRow, type WebhookEvent } from './webhooks.service.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export const DELIVERY_EVENTS = ['test_run_completed', 'test_run_failed', 'test_run_canceled', 'ping'] as const;
+export const DELIVERY_EVENTS = ['test_run_completed', 'test_run_failed', 'test_run_canceled', 'test_run_regressed', 'ping'] as const;
 
 const EVENT_OF_STATUS: Record<string, WebhookEvent> = {
   completed: 'test_run_completed', failed: 'test_run_failed', canceled: 'test_run_canceled',
@@ -20,19 +21,36 @@ type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
 
 /**
- * Runs inside the transaction that gives a run its final state: the event, one delivery per matching
- * webhook and their first jobs commit together with that state or not at all. The event is unique per
- * run, so a finalizing transaction that runs twice cannot emit it twice.
+ * Runs inside the transaction that gives a run its final state: the events, one delivery per matching
+ * webhook and their first jobs commit together with that state or not at all. An event is unique per
+ * (run, kind), so a finalizing transaction that runs twice cannot emit one twice. A run with a baseline
+ * that ends regressed also emits test_run_regressed with the same payload, so a nightly schedule can page
+ * someone without every completed run doing so.
  */
 export async function emitRunEvent(deps: Deps, tx: Tx, runId: string, enqueue: EnqueueAttempt): Promise<number> {
   const [run] = await tx.orm.select().from(runs).where(eq(runs.id, runId));
   const event = run && EVENT_OF_STATUS[run.status];
   if (!event) return 0;
+  const [testRun] = await runViews(tx, [run]);
+  const comparison = run.baselineRunId ? await comparisonSummary(tx, run) : null;
+  const events: WebhookEvent[] = [event];
+  if (event === 'test_run_completed' && comparison?.verdict === 'regressed') events.push('test_run_regressed');
+  let sent = 0;
+  for (const e of events) {
+    const payload = { test_run: testRun, ...(comparison ? { comparison } : {}) };
+    sent += await emitOne(deps, tx, run, e, payload, enqueue);
+  }
+  return sent;
+}
+
+async function emitOne(
+  deps: Deps, tx: Tx, run: typeof runs.$inferSelect, event: WebhookEvent, payload: Record<string, unknown>, enqueue: EnqueueAttempt,
+): Promise<number> {
   const now = new Date(deps.clock.now());
   const id = uuidv7();
-  const body = JSON.stringify({ event, test_run: runView(run), id, created_at: now.toISOString() });
-  const inserted = await tx.orm.insert(webhookEvents).values({ id, orgId: run.orgId, runId, event, body, createdAt: now })
-    .onConflictDoNothing({ target: webhookEvents.runId }).returning({ id: webhookEvents.id });
+  const body = JSON.stringify({ event, ...payload, id, created_at: now.toISOString() });
+  const inserted = await tx.orm.insert(webhookEvents).values({ id, orgId: run.orgId, runId: run.id, event, body, createdAt: now })
+    .onConflictDoNothing({ target: [webhookEvents.runId, webhookEvents.event] }).returning({ id: webhookEvents.id });
   if (inserted.length === 0) return 0;
   // filters and is_active as they are now: a webhook switched on later does not receive past events
   const targets = await tx.orm.select({ id: webhooks.id }).from(webhooks).where(and(
@@ -50,9 +68,12 @@ export async function emitRunEvent(deps: Deps, tx: Tx, runId: string, enqueue: E
   return targets.length;
 }
 
+/** An attempt is recorded before its request goes out; until its outcome is written it reads as in flight. */
+export const IN_FLIGHT = 'in flight: no outcome recorded yet';
+
 export const attemptView = (a: AttemptRow) => ({
   attempt: a.attempt, trigger: a.trigger, attempted_at: a.attemptedAt.toISOString(), response_status: a.responseStatus,
-  response_body: a.responseBody, duration_ms: a.durationMs, error: a.error,
+  response_body: a.responseBody, duration_ms: a.durationMs, error: a.claimToken ? IN_FLIGHT : a.error,
 });
 
 export const deliveryView = (d: DeliveryRow) => ({

@@ -56,14 +56,17 @@ describe('run events', () => {
     expect(got.headers['webhook-id']).toBe(event.id);
     const payload = verified(hook.secret, got);
     expect(payload).toMatchObject({ event: 'test_run_completed', id: event.id, test_run: { id: runId, status: 'completed', passed_count: 1, pass_rate: 100 } });
+    // what the agent caused, and how much of the run it covers
+    expect(payload.test_run).toMatchObject({ agent_error_count: 0, strict_pass_rate: 100, coverage: 100, retried_count: 0 });
     expect(payload.test_run).toEqual((await t.call('GET', `/api/v1/runs/${runId}`)).body);
   });
 
   it('completed, failed and canceled runs each emit exactly one event of their kind', async () => {
+    // counted before the runs start: the first can be delivered while the others are being created
+    const before = rx.count('/runs');
     const completed = await startRun();
     const failed = await startRun('sk-wrong');
     const slow = await startFakeOpenAi({ reply: () => 'Let me check...', latencyMs: 10_000 });
-    const before = rx.count('/runs');
     let canceled: string;
     try {
       const a = await t.call('POST', '/api/v1/agents', { body: { provider: 'provider_4', name: `slow-${Math.random()}`, config: { base_url: slow.baseUrl, model: 'm', api_key: 'sk-test' } } });

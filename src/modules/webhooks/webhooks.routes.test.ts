@@ -5,7 +5,7 @@ import { webhooks } from '../../db/schema.js';
 import { webhookSecret } from './webhooks.service.js';
 
 const FIELDS = ['agent_id', 'created_at', 'description', 'disabled_reason', 'events', 'id', 'is_active', 'updated_at', 'url'];
-const ALL_EVENTS = ['test_run_completed', 'test_run_failed', 'test_run_canceled'];
+const ALL_EVENTS = ['test_run_completed', 'test_run_failed', 'test_run_canceled', 'test_run_regressed'];
 const MISSING_ID = '01900000-0000-7000-8000-000000000000';
 const URL_ = 'https://hooks.example.com/rehearsal';
 

@@ -20,19 +20,19 @@ export const WebhookSchema = Type.Object({
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'Absolute http(s) URL' });
 const Secret = Type.String({ minLength: 1, maxLength: 256, description: 'Signing secret (Standard Webhooks); write-only' });
 const Description = Nullable(Type.String({ maxLength: 2000 }));
-const Events = Type.Array(Type.String({ enum: [...WEBHOOK_EVENTS] }), { minItems: 1, uniqueItems: true });
+const Events = Type.Array(Type.String({ enum: [...WEBHOOK_EVENTS] }), { minItems: 1, maxItems: 10, uniqueItems: true });
 const id = (req: { params: { id: string } }) => pathId(req.params.id, 'NOT_FOUND', 'Webhook');
 const tags = ['Webhooks'];
 
 export const webhookRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.post('/webhooks', {
     config: { idempotent: true },
-    schema: {
+    schema: { operationId: 'createWebhook',
       tags, summary: 'Register a webhook (the secret is shown only in this response)',
       description: 'Without `secret` one is generated (`whsec_` + base64 of 32 random bytes). Without `agent_id` the webhook receives every run of the organization. `events` defaults to all run events.',
       body: Type.Object({
         url: Url, secret: Type.Optional(Secret), description: Type.Optional(Description),
-        agent_id: Type.Optional(Nullable(Type.String({ description: 'UUID of an agent: only its runs are notified' }))),
+        agent_id: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'UUID of an agent: only its runs are notified' }))),
         events: Type.Optional(Events),
       }, { additionalProperties: false }),
       response: { 201: Type.Composite([WebhookSchema, Type.Object({ secret: Type.String() })]), ...errors(400, 409) },
@@ -40,19 +40,19 @@ export const webhookRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (a
   }, async (req, reply) => reply.code(201).send(await createWebhook(deps, req.auth, req.body)));
 
   app.get('/webhooks', {
-    schema: {
+    schema: { operationId: 'listWebhooks',
       tags, summary: 'List webhooks, newest first (never their secrets)',
-      querystring: Type.Object({ agent_id: Type.Optional(Type.String({ description: 'Only the webhooks of this agent' })), ...PageQuery }),
+      querystring: Type.Object({ agent_id: Type.Optional(Type.String({ maxLength: 64, description: 'Only the webhooks of this agent' })), ...PageQuery }),
       response: { 200: Type.Object({ webhooks: Type.Array(WebhookSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), ...errors(400) },
     },
   }, async (req) => listWebhooks(deps, req.auth, req.query, page(req.query)));
 
   app.get('/webhooks/:id', {
-    schema: { tags, summary: 'Get a webhook', params: IdParams, response: { 200: WebhookSchema, ...errors(404) } },
+    schema: { operationId: 'getWebhook', tags, summary: 'Get a webhook', params: IdParams, response: { 200: WebhookSchema, ...errors(404) } },
   }, async (req) => getWebhook(deps, req.auth, id(req)));
 
   app.patch('/webhooks/:id', {
-    schema: {
+    schema: { operationId: 'updateWebhook',
       tags, summary: 'Update a webhook (only the fields given change; is_active: true also resets its failure count and disabled_reason)', params: IdParams,
       body: Type.Object({
         url: Type.Optional(Url), secret: Type.Optional(Secret), description: Type.Optional(Description),
@@ -66,7 +66,7 @@ export const webhookRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (a
   });
 
   app.delete('/webhooks/:id', {
-    schema: { tags, summary: 'Delete a webhook and its delivery history (its pending retries stop)', params: IdParams, response: { 204: Type.Null(), ...errors(404) } },
+    schema: { operationId: 'deleteWebhook', tags, summary: 'Delete a webhook and its delivery history (its pending retries stop)', params: IdParams, response: { 204: Type.Null(), ...errors(404) } },
   }, async (req, reply) => {
     await deleteWebhook(deps, req.auth, id(req));
     return reply.code(204).send(null);

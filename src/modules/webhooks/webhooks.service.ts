@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
-import { webhooks } from '../../db/schema.js';
+import { webhookDeliveries, webhooks } from '../../db/schema.js';
 import type { Ctx, Deps } from '../../deps.js';
 import { AppError, invalidField, referencedNotFound } from '../../http/errors.js';
 import { isUuid, type Page } from '../../http/common.js';
 import { getAgentRow } from '../agents/agents.service.js';
 
-export const WEBHOOK_EVENTS = ['test_run_completed', 'test_run_failed', 'test_run_canceled'] as const;
+// test_run_regressed: a run with a baseline that ends with verdict "regressed" (sent besides its test_run_completed)
+export const WEBHOOK_EVENTS = ['test_run_completed', 'test_run_failed', 'test_run_canceled', 'test_run_regressed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 type Row = typeof webhooks.$inferSelect;
@@ -32,7 +33,7 @@ export function webhookSecret(deps: Deps, row: Row): string {
   return deps.box.open(row.secretSealed, webhookSecretAad(row.orgId, row.id));
 }
 
-// Standard Webhooks form: the part after whsec_ is the base64 HMAC key (decisions §10).
+// Standard Webhooks form: the part after whsec_ is the base64 HMAC key.
 const generateSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 function checkUrl(raw: string): string {
@@ -106,8 +107,18 @@ export async function updateWebhook(deps: Deps, ctx: Ctx, id: string, input: { u
   return webhookView(row);
 }
 
-/** Permanent. The delivery history must go with it: its rows have to reference the webhook ON DELETE CASCADE. */
+/**
+ * Permanent. The delivery history goes with it (ON DELETE CASCADE). Every transaction of a delivery
+ * worker locks a delivery before its attempts or its webhook; the cascade alone would lock the webhook
+ * first and deadlock with an attempt being recorded, so the deliveries are locked first here too.
+ */
 export async function deleteWebhook(deps: Deps, ctx: Ctx, id: string) {
-  const rows = await deps.db.orm.delete(webhooks).where(and(eq(webhooks.orgId, ctx.orgId), eq(webhooks.id, id))).returning({ id: webhooks.id });
+  const rows = await deps.db.transaction(async (tx) => {
+    await tx.orm.select({ id: webhookDeliveries.id }).from(webhookDeliveries)
+      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+      .where(and(eq(webhooks.orgId, ctx.orgId), eq(webhookDeliveries.webhookId, id)))
+      .orderBy(asc(webhookDeliveries.id)).for('update', { of: webhookDeliveries });
+    return tx.orm.delete(webhooks).where(and(eq(webhooks.orgId, ctx.orgId), eq(webhooks.id, id))).returning({ id: webhooks.id });
+  });
   if (rows.length === 0) throw notFound();
 }

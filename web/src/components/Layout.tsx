@@ -7,6 +7,8 @@ const NAV = [
   ['/agents', 'Agents'],
   ['/scenarios', 'Scenarios'],
   ['/suites', 'Suites'],
+  ['/schedules', 'Schedules'],
+  ['/judge/agreement', 'Judge agreement'],
   ['/webhooks', 'Webhooks'],
   ['/settings/api-keys', 'API keys'],
 ] as const;

@@ -1,4 +1,4 @@
-import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, Bar, BarChart, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { fmtDateTime, fmtMs } from '../format';
 import type { Run, ScenarioResult } from '../types';
 
@@ -11,27 +11,33 @@ export function PassRateChart({ runs, title }: { runs: Run[]; title: string }) {
   const points = runs
     .filter((r) => r.status === 'completed')
     .sort((a, b) => a.started_at.localeCompare(b.started_at))
-    .map((r) => ({ label: r.test_run_id, when: fmtDateTime(r.started_at), pass_rate: r.pass_rate }));
+    .map((r) => {
+      const ci = r.stats?.pass_rate_ci ?? null;
+      return { label: r.test_run_id, when: fmtDateTime(r.started_at), pass_rate: r.pass_rate, ci: ci ? [ci.low, ci.high] : null, ciText: ci ? `${ci.low}–${ci.high}%` : '—' };
+    });
   if (points.length === 0) return <p className="muted">The pass rate over time appears here once a run of this agent has completed.</p>;
   return (
     <figure className="chart">
       <figcaption>{title}</figcaption>
       <div className="chart-box" aria-hidden="true">
         <ResponsiveContainer width="100%" height={220} initialDimension={{ width: 600, height: 220 }}>
-          <LineChart data={points} margin={{ top: 8, right: 16, bottom: 8, left: 0 }} accessibilityLayer={false}>
+          <ComposedChart data={points} margin={{ top: 8, right: 16, bottom: 8, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid stroke="#e5e7eb" />
             <XAxis dataKey="label" tick={AXIS} />
             <YAxis domain={[0, 100]} unit="%" tick={AXIS} width={48} />
-            <Tooltip formatter={(v) => [`${v}%`, 'Pass rate']} labelFormatter={(l, p) => `${l} · ${p?.[0]?.payload?.when ?? ''}`} />
+            <Tooltip formatter={(v, name) => (name === 'ci' ? [Array.isArray(v) ? `${v[0]}–${v[1]}%` : '—', '95% interval'] : [`${v}%`, 'Pass rate'])}
+              labelFormatter={(l, p) => `${l} · ${p?.[0]?.payload?.when ?? ''}`} />
+            {/* the band: where the pass rate could plausibly be, given how few and how correlated the attempts were */}
+            <Area type="monotone" dataKey="ci" stroke="none" fill="#93c5fd" fillOpacity={0.45} isAnimationActive={false} connectNulls />
             <Line type="monotone" dataKey="pass_rate" stroke="#1d4ed8" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />
-          </LineChart>
+          </ComposedChart>
         </ResponsiveContainer>
       </div>
       <details>
         <summary>Pass rate data</summary>
         <table>
-          <thead><tr><th scope="col">Run</th><th scope="col">Started</th><th scope="col">Pass rate</th></tr></thead>
-          <tbody>{points.map((p) => <tr key={p.label}><td>{p.label}</td><td>{p.when}</td><td>{p.pass_rate}%</td></tr>)}</tbody>
+          <thead><tr><th scope="col">Run</th><th scope="col">Started</th><th scope="col">Pass rate</th><th scope="col">95% interval</th></tr></thead>
+          <tbody>{points.map((p) => <tr key={p.label}><td>{p.label}</td><td>{p.when}</td><td>{p.pass_rate}%</td><td>{p.ciText}</td></tr>)}</tbody>
         </table>
       </details>
     </figure>

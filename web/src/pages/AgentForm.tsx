@@ -4,6 +4,8 @@ import { ErrorNote, Field } from '../components/ui';
 import { useAction } from '../hooks';
 import { buildConfig, PROVIDER_FORMS, providerLabel, type ConfigField } from '../providerFields';
 import type { Agent } from '../types';
+import { AgentToolsFields } from './AgentTools';
+import { toolFields, toolsDraft } from '../agentTools';
 
 /** Create (no `agent`) or edit an agent. The config is write-only: editing replaces it whole, if asked to. */
 export function AgentForm({ agent, onSaved, onCancel }: { agent?: Agent; onSaved: (a: Agent) => void; onCancel?: () => void }) {
@@ -13,8 +15,9 @@ export function AgentForm({ agent, onSaved, onCancel }: { agent?: Agent; onSaved
   const [active, setActive] = useState(agent?.is_active ?? true);
   const [replaceConfig, setReplaceConfig] = useState(!agent);
   const [values, setValues] = useState<Record<string, string>>({});
+  const [tools, setTools] = useState(() => toolsDraft(agent));
   const save = useAction(async () => {
-    const body: Record<string, unknown> = { name: name.trim(), description: description.trim() || null };
+    const body: Record<string, unknown> = { name: name.trim(), description: description.trim() || null, ...toolFields(tools) };
     if (replaceConfig) body.config = buildConfig(provider, values);
     if (!agent) return post<Agent>('/agents', { provider, ...body });
     return put<Agent>(`/agents/${agent.id}`, { ...body, is_active: active });
@@ -61,6 +64,7 @@ export function AgentForm({ agent, onSaved, onCancel }: { agent?: Agent; onSaved
           ))}
         </fieldset>
       )}
+      <AgentToolsFields draft={tools} onChange={setTools} isNew={!agent} />
       <ErrorNote error={save.error} title={agent ? 'Not saved' : 'Not registered'} />
       <div className="actions">
         <button type="submit" className="btn primary" disabled={save.busy}>{save.busy ? 'Saving…' : agent ? 'Save changes' : 'Register agent'}</button>

@@ -48,6 +48,12 @@ export function AgentPage() {
       )}
       {editing && <AgentForm agent={a} onSaved={() => { setEditing(false); agent.reload(); }} onCancel={() => setEditing(false)} />}
       <p className="small">Configured fields (values are write-only): <span className="mono">{a.config_fields.join(', ') || '—'}</span></p>
+      <p className="small">
+        Tools: <span className="mono">{a.tool_names === null ? 'unknown (tool checks on names it never calls stay UNSURE)' : a.tool_names.join(', ') || 'none'}</span>
+        {Object.keys(a.tool_aliases ?? {}).length > 0 && (
+          <> · aliases: <span className="mono">{Object.entries(a.tool_aliases).map(([k, v]) => `${k} → ${v ?? 'none'}`).join(', ')}</span></>
+        )}
+      </p>
       <section aria-labelledby="history-title">
         <h2 id="history-title">Runs of this agent</h2>
         <ErrorNote error={runs.error} />

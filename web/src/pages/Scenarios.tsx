@@ -39,7 +39,7 @@ export function Scenarios() {
   return (
     <>
       <PageHeader title="Scenario library" subtitle="Templates for the simulated caller: who they are, what they want, and the rubric the conversation is graded against."
-        actions={<Link className="btn" to="/scenarios/new">New scenario</Link>} />
+        actions={<><Link className="btn" to="/scenarios/generate">Generate scenarios</Link> <Link className="btn" to="/scenarios/new">New scenario</Link></>} />
       <form className="filters" role="search" aria-label="Search scenarios" onSubmit={(e) => { e.preventDefault(); set('q', search.trim()); }}>
         <Field label="Search">
           {(id) => <input id={id} type="search" value={search} placeholder="name or description" onChange={(e) => setSearch(e.target.value)} />}

@@ -1,0 +1,1 @@
+ALTER TABLE "scenario_runs" ADD COLUMN "judge_prompt_version" text;
