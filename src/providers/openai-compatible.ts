@@ -118,7 +118,7 @@ class OpenAiCompatibleSession implements ProviderSession {
 
   private mockResult(name: string): unknown {
     const mocks = this.cfg.tool_mocks ?? {};
-    return Object.prototype.hasOwnProperty.call(mocks, name) ? mocks[name] : { error: `no mock configured for tool ${name}` };
+    return Object.hasOwn(mocks, name) ? mocks[name] : { error: `no mock configured for tool ${name}` };
   }
 
   async close(): Promise<void> {

@@ -23,7 +23,7 @@ describe('rehearsal demo', () => {
     expect(out).toMatch(/judge {6}deterministic checks \+ a rule-based demo judge/);
     expect(out).toMatch(/^Run TR-1 started: 20 scenarios/m);
     // the run itself says its grades are the demo's keyword rules, and nothing else stands in the way
-    expect(out).toMatch(/^Run TR-1 started: .*\n  warning: the judge is Rehearsal's rule-based demo judge: its grades are keyword rules written for the sample agent/m);
+    expect(out).toMatch(/^Run TR-1 started: .*\n {2}warning: the judge is Rehearsal's rule-based demo judge: its grades are keyword rules written for the sample agent/m);
     expect(out.match(/^ {2}warning: /gm)).toHaveLength(1);
 
     const table = out.slice(out.indexOf('#   Scenario'));
