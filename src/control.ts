@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { Database } from './db/client.js';
+import type { Deps } from './deps.js';
 import { createApiKey } from './modules/api-keys/api-keys.service.js';
 import { findOrCreateOrganization, listOrganizations } from './modules/organizations/organizations.service.js';
 
@@ -15,17 +15,20 @@ export type ControlRequest =
   | { cmd: 'keys.create'; org: string; name?: string; expires_at?: string | null }
   | { cmd: 'orgs.list' };
 
-export async function handleControl(db: Database, req: ControlRequest, now: Date): Promise<unknown> {
-  if (req.cmd === 'orgs.list') return listOrganizations(db);
+/** The database and the clock are all a command needs: the CLI answers it from a bare runtime when no server runs. */
+export type ControlDeps = Pick<Deps, 'db' | 'clock'>;
+
+export async function handleControl(deps: ControlDeps, req: ControlRequest): Promise<unknown> {
+  if (req.cmd === 'orgs.list') return listOrganizations(deps.db);
   if (req.cmd === 'keys.create') {
-    const { org } = await findOrCreateOrganization(db, req.org, now);
-    const k = await createApiKey(db, { orgId: org.id }, { name: req.name ?? 'cli', expires_at: req.expires_at ?? null }, now);
+    const { org } = await findOrCreateOrganization(deps.db, req.org, new Date(deps.clock.now()));
+    const k = await createApiKey(deps, { orgId: org.id }, { name: req.name ?? 'cli', expires_at: req.expires_at ?? null });
     return { organization_id: org.id, organization_name: org.name, api_key_id: k.id, key: k.key, expires_at: k.expires_at };
   }
   throw new Error('unknown command');
 }
 
-export function startControlServer(dataDir: string, db: Database): Promise<() => Promise<void>> {
+export function startControlServer(dataDir: string, deps: ControlDeps): Promise<() => Promise<void>> {
   const file = controlSocketPath(dataDir);
   fs.rmSync(file, { force: true });
   const server = net.createServer((sock) => {
@@ -37,7 +40,7 @@ export function startControlServer(dataDir: string, db: Database): Promise<() =>
       if (nl < 0) return;
       const line = buf.slice(0, nl);
       try {
-        const result = await handleControl(db, JSON.parse(line), new Date());
+        const result = await handleControl(deps, JSON.parse(line));
         sock.end(JSON.stringify({ ok: true, result }) + '\n');
       } catch (err) {
         sock.end(JSON.stringify({ ok: false, error: (err as Error).message }) + '\n');

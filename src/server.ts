@@ -63,7 +63,7 @@ export async function startService(config: Config, opts: { api: boolean; worker:
     if (opts.api) {
       if ((await countOrganizations(rt.db)) === 0) {
         const { org } = await findOrCreateOrganization(rt.db, 'default', new Date());
-        const k = await createApiKey(rt.db, { orgId: org.id }, { name: 'first key' }, new Date());
+        const k = await createApiKey(deps, { orgId: org.id }, { name: 'first key' });
         print('First start: created the organization "default" and this API key (it will not be shown again):');
         print(`  ${k.key}`);
       }
@@ -89,7 +89,7 @@ export async function startService(config: Config, opts: { api: boolean; worker:
     print(`Database: ${rt.describeDb}`);
     print(opts.worker ? `Worker: running (up to ${config.workerConcurrency} conversations, ${config.scenarioConcurrency} per run)` : 'Worker: off (run `rehearsal worker` processes)');
     if (!config.databaseUrl) {
-      stops.push(await startControlServer(config.dataDir, rt.db));
+      stops.push(await startControlServer(config.dataDir, deps));
       print('Create an API key: rehearsal keys create --org <name>   (npx rehearsal … from a checkout)');
     } else {
       print('Create an API key: DATABASE_URL=… REHEARSAL_SECRET_KEY=… rehearsal keys create --org <name>');

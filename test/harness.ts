@@ -104,7 +104,7 @@ export async function createTestContext(overrides: { env?: Record<string, string
   let orgCounter = 0;
   const newOrg = async (name?: string) => {
     const { org } = await findOrCreateOrganization(db, name ?? `org-${++orgCounter}-${Math.random().toString(36).slice(2, 8)}`, new Date());
-    const k = await createApiKey(db, { orgId: org.id }, { name: 'test' }, new Date());
+    const k = await createApiKey(deps, { orgId: org.id }, { name: 'test' });
     return { orgId: org.id, key: k.key };
   };
   const first = await newOrg('acme');

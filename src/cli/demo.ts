@@ -68,7 +68,7 @@ export async function runDemo(opts: DemoOptions, io: CliIo): Promise<number> {
     const config = demoConfig(io.env, dataDir, judge);
     svc = await startService(config, { api: true, worker: true, print: () => {}, engine: { pollIntervalMs: 50 } });
     const { org } = await findOrCreateOrganization(svc.deps.db, 'default', new Date());
-    const key = (await createApiKey(svc.deps.db, { orgId: org.id }, { name: 'demo' }, new Date())).key;
+    const key = (await createApiKey(svc.deps, { orgId: org.id }, { name: 'demo' })).key;
     const client = new RehearsalClient({ baseUrl: svc.url!, apiKey: key, fetch: io.fetch });
 
     io.out([

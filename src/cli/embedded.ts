@@ -18,7 +18,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv): Promise<Embedded> {
   const svc = await startService(config, { api: true, worker: true, print: () => {}, engine: { pollIntervalMs: 100 } });
   try {
     const { org } = await findOrCreateOrganization(svc.deps.db, 'default', new Date());
-    const key = (await createApiKey(svc.deps.db, { orgId: org.id }, { name: 'rehearsal test' }, new Date())).key;
+    const key = (await createApiKey(svc.deps, { orgId: org.id }, { name: 'rehearsal test' })).key;
     return {
       url: svc.url!, apiKey: key,
       stop: async () => { await svc.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },

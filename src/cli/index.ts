@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { Command, type CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/lock.js';
+import { systemClock } from '../lib/clock.js';
 import { openRuntime } from '../runtime.js';
 import { startService } from '../server.js';
 import { registerClientCommands, HELP_AFTER } from './commands.js';
@@ -93,7 +94,7 @@ async function control(req: ControlRequest): Promise<any> {
   }
   const rt = await openRuntime(config, { poolSize: 2 });
   try {
-    return await handleControl(rt.db, req, new Date());
+    return await handleControl({ db: rt.db, clock: systemClock }, req);
   } finally {
     await rt.close();
   }

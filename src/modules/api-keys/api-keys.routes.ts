@@ -18,7 +18,7 @@ export const apiKeyRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
       body: CreateApiKeyBody,
       response: { 201: Type.Composite([ApiKey, Type.Object({ key: Type.String() })]), ...errors(400) },
     },
-  }, async (req, reply) => reply.code(201).send(await createApiKey(deps.db, req.auth, req.body, new Date(deps.clock.now()))));
+  }, async (req, reply) => reply.code(201).send(await createApiKey(deps, req.auth, req.body)));
 
   app.get('/api-keys', {
     schema: { operationId: 'listApiKeys',
@@ -26,12 +26,12 @@ export const apiKeyRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
       querystring: Type.Object(PageQuery),
       response: { 200: Type.Object({ api_keys: Type.Array(ApiKey), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), ...errors(400) },
     },
-  }, async (req) => listApiKeys(deps.db, req.auth, page(req.query)));
+  }, async (req) => listApiKeys(deps, req.auth, page(req.query)));
 
   app.delete('/api-keys/:id', {
     schema: { operationId: 'revokeApiKey', tags: ['API keys'], summary: 'Revoke an API key; it stops working on the next request', params: IdParams, response: { 204: Type.Null(), ...errors(404) } },
   }, async (req, reply) => {
-    await revokeApiKey(deps.db, req.auth, pathId(req.params.id, 'NOT_FOUND', 'API key'), new Date(deps.clock.now()));
+    await revokeApiKey(deps, req.auth, pathId(req.params.id, 'NOT_FOUND', 'API key'));
     return reply.code(204).send(null);
   });
 };

@@ -4,7 +4,8 @@ import { scenarios } from '../../db/schema.js';
 import type { Ctx, Deps } from '../../deps.js';
 import { Nullable, Uuid } from '../../http/common.js';
 import { normalizeCriterion, type CriterionInput } from '../../engine/types.js';
-import { resolveRun, type CreateRunInput } from './runs.service.js';
+import { resolveRun } from './runs.service.js';
+import type { CreateRunInput } from './runs.schemas.js';
 
 // POST /runs?dry_run=true: what a run would do, validated exactly as a real one, without creating it.
 

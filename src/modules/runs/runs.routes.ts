@@ -2,11 +2,12 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { ScenarioMetrics } from '../../engine/types.js';
-import { errors, Nullable, page, PageQuery, Uuid } from '../../http/common.js';
+import { errors, Nullable, page, Uuid } from '../../http/common.js';
 import { cancelRun, createRun, getRun, getRunResults, listRuns } from './runs.service.js';
 import { RunSchema, RunWarnings } from './runs.view.js';
 import { VerdictFields } from './verdict-fields.js';
 import { planRun, RunPlanSchema } from './run-plan.js';
+import { CreateRunBody, CreateRunQuery, RunListQuery, RunResultsQuery } from './runs.schemas.js';
 
 const RunParams = Type.Object({ id: Type.String({ description: 'Run UUID or human id TR-<digits>' }) });
 
@@ -25,17 +26,8 @@ export const runRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) 
     schema: { operationId: 'createRun',
       tags: ['Runs'], summary: 'Start a test run of a suite against an agent',
       description: 'With `dry_run=true` no run is created: 200 with the plan (scenarios, conversations, the most turns and model calls) and the estimated LLM cost; validation is the same.',
-      querystring: Type.Object({ dry_run: Type.Optional(Type.Boolean({ description: 'Answer the plan instead of starting the run' })) }, { additionalProperties: false }),
-      body: Type.Object({
-        agent_id: Type.String({ maxLength: 64, description: 'UUID of the agent' }),
-        test_suite_id: Type.Optional(Type.String({ maxLength: 64, description: 'UUID; the Default suite when absent' })),
-        name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-        test_mode: Type.Optional(Type.String({ enum: ['demo', 'full'], description: 'demo = first 20 scenarios (default), full = all' })),
-        max_scenarios: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-        max_turns: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Default 4 (shorter than most built-in scripts: the run\'s warnings say which scenarios it cuts off)' })),
-        repeats: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'Run each selected scenario this many times as independent scenario runs (default 1)' })),
-        baseline: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: '"previous" (the newest completed run of the same agent and suite) or a run id (UUID or TR-<digits>) to compare with' })),
-      }, { additionalProperties: false, required: ['agent_id'] }),
+      querystring: CreateRunQuery,
+      body: CreateRunBody,
       response: {
         201: Type.Object({ id: Uuid, test_run_id: Type.String(), status: Type.String(), total_scenarios: Type.Integer(), poll_url: Type.String(), warnings: RunWarnings }),
         200: RunPlanSchema,
@@ -49,7 +41,7 @@ export const runRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) 
   app.get('/runs', {
     schema: { operationId: 'listRuns',
       tags: ['Runs'], summary: 'List runs, newest first',
-      querystring: Type.Object({ status: Type.Optional(Type.String({ maxLength: 20 })), agent_id: Type.Optional(Type.String({ maxLength: 64 })), test_suite_id: Type.Optional(Type.String({ maxLength: 64 })), ...PageQuery }),
+      querystring: RunListQuery,
       response: { 200: Type.Object({ runs: Type.Array(RunSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), ...errors(400) },
     },
   }, async (req) => listRuns(deps, req.auth, req.query, page(req.query)));
@@ -61,11 +53,7 @@ export const runRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) 
   app.get('/runs/:id/results', {
     schema: { operationId: 'getRunResults',
       tags: ['Runs'], summary: 'A run with its scenario results, in suite order', params: RunParams,
-      querystring: Type.Object({
-        status: Type.Optional(Type.String({ maxLength: 20, description: 'passed, failed, error, or pending (= not finished)' })),
-        fault: Type.Optional(Type.String({ maxLength: 20, description: 'agent, tester, judge, provider, internal or canceled' })),
-        ...PageQuery,
-      }),
+      querystring: RunResultsQuery,
       response: {
         200: Type.Composite([Type.Omit(RunSchema, []), Type.Object({
           results: Type.Array(ScenarioResult), results_total: Type.Integer(), results_limit: Type.Integer(), results_offset: Type.Integer(),

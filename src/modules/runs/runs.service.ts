@@ -14,14 +14,10 @@ import { scenarioVersion } from './scenario-spec.js';
 import { runWarnings } from './run-warnings.js';
 import { agentTools } from '../agents/agents.service.js';
 import { normalizeCriterion, type CriterionInput } from '../../engine/types.js';
+import type { CreateRunInput, RunListQuery, RunResultsQuery } from './runs.schemas.js';
 
 export const DEMO_SCENARIOS = 20;
 const INSERT_BATCH = 1000;
-
-export interface CreateRunInput {
-  agent_id: string; test_suite_id?: string; name?: string; test_mode?: string; max_scenarios?: number; max_turns?: number;
-  repeats?: number; baseline?: string;
-}
 
 const runNotFound = () => new AppError('RUN_NOT_FOUND', 'Run not found');
 
@@ -41,20 +37,13 @@ export async function findRunRow(deps: Deps, ctx: Ctx, ref: string, tx?: Tx) {
 }
 
 /**
- * Validates, selects the scenarios, creates the run and its pending scenario runs and enqueues the
- * work in one transaction. The organization row is locked first, so the concurrent-run limit holds
- * under parallel requests.
+ * Input checks that need no database; the same for a run and a dry run. test_mode and repeats are the
+ * schema's alone: the other caller, a schedule's firing, passes fields its own schema checked with the same rules.
  */
-/** Input checks that need no database; the same for a run and a dry run. */
 function checkRunInput(input: CreateRunInput) {
   if (!isUuid(input.agent_id)) throw invalidField('agent_id', 'agent_id must be a UUID', input.agent_id);
   if (input.test_suite_id !== undefined && !isUuid(input.test_suite_id)) throw invalidField('test_suite_id', 'test_suite_id must be a UUID', input.test_suite_id);
-  if (input.test_mode !== undefined && input.test_mode !== 'demo' && input.test_mode !== 'full') {
-    throw invalidField('test_mode', 'test_mode must be "demo" or "full"', input.test_mode);
-  }
   if (input.name !== undefined && !input.name.trim()) throw invalidField('name', 'name must not be blank');
-  const repeats = input.repeats ?? 1;
-  if (!Number.isInteger(repeats) || repeats < 1 || repeats > 10) throw invalidField('repeats', 'repeats must be an integer from 1 to 10', repeats);
 }
 
 /**
@@ -164,7 +153,7 @@ async function resolveBaseline(deps: Deps, ctx: Ctx, tx: Tx, ref: string, agentI
   return row.id;
 }
 
-export async function listRuns(deps: Deps, ctx: Ctx, q: { status?: string; agent_id?: string; test_suite_id?: string }, p: Page) {
+export async function listRuns(deps: Deps, ctx: Ctx, q: RunListQuery, p: Page) {
   if (q.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(q.status)) {
     throw invalidField('status', `status must be one of ${RUN_STATUSES.join(', ')}`, q.status);
   }
@@ -194,7 +183,7 @@ const RESULT_FILTERS: Record<string, string[]> = {
   passed: ['passed'], failed: ['failed'], error: ['error'], pending: ['pending', 'running', 'grading'],
 };
 
-export async function getRunResults(deps: Deps, ctx: Ctx, ref: string, q: { status?: string; fault?: string }, p: Page) {
+export async function getRunResults(deps: Deps, ctx: Ctx, ref: string, q: RunResultsQuery, p: Page) {
   if (q.status !== undefined && !RESULT_FILTERS[q.status]) {
     throw invalidField('status', 'status must be one of passed, failed, error, pending', q.status);
   }

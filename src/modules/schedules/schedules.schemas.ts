@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../../http/common.js';
 
 const fields = {
@@ -14,8 +14,12 @@ const fields = {
   is_active: Type.Optional(Type.Boolean({ description: 'Default true; an inactive schedule never fires' })),
 };
 
+// Request bodies of the schedule routes; the service takes their Static types as its inputs. The ids are plain
+// strings on purpose: the service answers a malformed one with INVALID_FIELD_VALUE naming the field.
 export const CreateScheduleBody = Type.Object(fields, { additionalProperties: false });
+export type CreateScheduleInput = Static<typeof CreateScheduleBody>;
 export const UpdateScheduleBody = Type.Partial(Type.Object(fields), { additionalProperties: false });
+export type UpdateScheduleInput = Static<typeof UpdateScheduleBody>;
 
 export const ScheduleSchema = Type.Object({
   id: Uuid, agent_id: Uuid, test_suite_id: Nullable(Uuid), cron: Type.String(), timezone: Type.String(),

@@ -6,12 +6,9 @@ import { AppError, invalidField, referencedNotFound } from '../../http/errors.js
 import { isUuid, type Page } from '../../http/common.js';
 import { findRunRow } from '../runs/runs.service.js';
 import { checkCron, checkTimezone, nextFiring } from './cron.js';
+import type { CreateScheduleInput, UpdateScheduleInput } from './schedules.schemas.js';
 
 type Row = typeof schedules.$inferSelect;
-export interface ScheduleInput {
-  agent_id?: string; test_suite_id?: string | null; cron?: string; timezone?: string; test_mode?: string;
-  max_scenarios?: number | null; max_turns?: number | null; repeats?: number | null; baseline?: string; is_active?: boolean;
-}
 
 const notFound = () => new AppError('NOT_FOUND', 'Schedule not found');
 
@@ -25,7 +22,7 @@ export function scheduleView(r: Row, now: Date) {
 }
 
 /** The references must exist in the caller's organization, with the codes POST /runs uses. */
-async function checkRefs(deps: Deps, ctx: Ctx, input: ScheduleInput) {
+async function checkRefs(deps: Deps, ctx: Ctx, input: UpdateScheduleInput) {
   if (input.agent_id !== undefined) {
     if (!isUuid(input.agent_id)) throw invalidField('agent_id', 'agent_id must be a UUID', input.agent_id);
     const [a] = await deps.db.orm.select({ id: agents.id }).from(agents)
@@ -48,7 +45,7 @@ async function checkRefs(deps: Deps, ctx: Ctx, input: ScheduleInput) {
   }
 }
 
-export async function createSchedule(deps: Deps, ctx: Ctx, input: ScheduleInput & { agent_id: string; cron: string }) {
+export async function createSchedule(deps: Deps, ctx: Ctx, input: CreateScheduleInput) {
   const tz = checkTimezone(input.timezone ?? 'UTC');
   const cron = checkCron(input.cron, tz);
   await checkRefs(deps, ctx, input);
@@ -83,11 +80,9 @@ export async function listSchedules(deps: Deps, ctx: Ctx, p: Page) {
   return { schedules: rows.map((r) => scheduleView(r, now)), total: n, ...p };
 }
 
-export async function updateSchedule(deps: Deps, ctx: Ctx, id: string, input: ScheduleInput) {
+export async function updateSchedule(deps: Deps, ctx: Ctx, id: string, input: UpdateScheduleInput) {
   const row = await getRow(deps, ctx, id);
   if (!row) throw notFound();
-  if (input.agent_id === null) throw new AppError('MISSING_REQUIRED_FIELD', 'agent_id is required', { details: { field: 'agent_id' } });
-  if (input.cron === null) throw new AppError('MISSING_REQUIRED_FIELD', 'cron is required', { details: { field: 'cron' } });
   const tz = input.timezone === undefined ? row.timezone : checkTimezone(input.timezone);
   const cron = input.cron === undefined ? row.cron : checkCron(input.cron, tz);
   if (input.cron === undefined && input.timezone !== undefined) checkCron(cron, tz);

@@ -8,7 +8,8 @@ import type { Page } from '../../http/common.js';
 import { runViews } from '../runs/runs.view.js';
 import { comparisonSummary } from '../runs/comparison.service.js';
 import { attemptNow, type EnqueueAttempt } from './delivery-attempt.js';
-import { getWebhookRow, type WebhookEvent } from './webhooks.service.js';
+import { getWebhookRow } from './webhooks.service.js';
+import type { WebhookEvent } from './webhooks.schemas.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export const DELIVERY_EVENTS = ['test_run_completed', 'test_run_failed', 'test_run_canceled', 'test_run_regressed', 'ping'] as const;

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
-import { errors, IdParams, Nullable, page, PageQuery, pathId, Timestamp, Uuid } from '../../http/common.js';
+import { errors, IdParams, Nullable, page, pathId, Timestamp, Uuid } from '../../http/common.js';
 import { deliveryRoutes } from './deliveries.routes.js';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, WEBHOOK_EVENTS } from './webhooks.service.js';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './webhooks.service.js';
+import { CreateWebhookBody, UpdateWebhookBody, WEBHOOK_EVENTS, WebhookListQuery } from './webhooks.schemas.js';
 
 export const WebhookSchema = Type.Object({
   id: Uuid,
@@ -17,10 +18,6 @@ export const WebhookSchema = Type.Object({
   updated_at: Timestamp,
 }, { $id: 'Webhook' });
 
-const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'Absolute http(s) URL' });
-const Secret = Type.String({ minLength: 1, maxLength: 256, description: 'Signing secret (Standard Webhooks); write-only' });
-const Description = Nullable(Type.String({ maxLength: 2000 }));
-const Events = Type.Array(Type.String({ enum: [...WEBHOOK_EVENTS] }), { minItems: 1, maxItems: 10, uniqueItems: true });
 const id = (req: { params: { id: string } }) => pathId(req.params.id, 'NOT_FOUND', 'Webhook');
 const tags = ['Webhooks'];
 
@@ -30,11 +27,7 @@ export const webhookRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (a
     schema: { operationId: 'createWebhook',
       tags, summary: 'Register a webhook (the secret is shown only in this response)',
       description: 'Without `secret` one is generated (`whsec_` + base64 of 32 random bytes). Without `agent_id` the webhook receives every run of the organization. `events` defaults to all run events.',
-      body: Type.Object({
-        url: Url, secret: Type.Optional(Secret), description: Type.Optional(Description),
-        agent_id: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'UUID of an agent: only its runs are notified' }))),
-        events: Type.Optional(Events),
-      }, { additionalProperties: false }),
+      body: CreateWebhookBody,
       response: { 201: Type.Composite([WebhookSchema, Type.Object({ secret: Type.String() })]), ...errors(400, 409) },
     },
   }, async (req, reply) => reply.code(201).send(await createWebhook(deps, req.auth, req.body)));
@@ -42,7 +35,7 @@ export const webhookRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (a
   app.get('/webhooks', {
     schema: { operationId: 'listWebhooks',
       tags, summary: 'List webhooks, newest first (never their secrets)',
-      querystring: Type.Object({ agent_id: Type.Optional(Type.String({ maxLength: 64, description: 'Only the webhooks of this agent' })), ...PageQuery }),
+      querystring: WebhookListQuery,
       response: { 200: Type.Object({ webhooks: Type.Array(WebhookSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), ...errors(400) },
     },
   }, async (req) => listWebhooks(deps, req.auth, req.query, page(req.query)));
@@ -54,10 +47,7 @@ export const webhookRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (a
   app.patch('/webhooks/:id', {
     schema: { operationId: 'updateWebhook',
       tags, summary: 'Update a webhook (only the fields given change; is_active: true also resets its failure count and disabled_reason)', params: IdParams,
-      body: Type.Object({
-        url: Type.Optional(Url), secret: Type.Optional(Secret), description: Type.Optional(Description),
-        events: Type.Optional(Events), is_active: Type.Optional(Type.Boolean()),
-      }, { additionalProperties: false }),
+      body: UpdateWebhookBody,
       response: { 200: WebhookSchema, ...errors(400, 404) },
     },
   }, async (req) => {

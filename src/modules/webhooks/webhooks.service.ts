@@ -6,10 +6,7 @@ import type { Ctx, Deps } from '../../deps.js';
 import { AppError, invalidField, referencedNotFound } from '../../http/errors.js';
 import { isUuid, type Page } from '../../http/common.js';
 import { getAgentRow } from '../agents/agents.service.js';
-
-// test_run_regressed: a run with a baseline that ends with verdict "regressed" (sent besides its test_run_completed)
-export const WEBHOOK_EVENTS = ['test_run_completed', 'test_run_failed', 'test_run_canceled', 'test_run_regressed'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+import { type CreateWebhookInput, type UpdateWebhookInput, WEBHOOK_EVENTS, type WebhookListQuery } from './webhooks.schemas.js';
 
 type Row = typeof webhooks.$inferSelect;
 
@@ -57,7 +54,7 @@ async function checkAgent(deps: Deps, ctx: Ctx, agentId: string | null | undefin
   return agent.id;
 }
 
-export async function createWebhook(deps: Deps, ctx: Ctx, input: { url: string; secret?: string; description?: string | null; agent_id?: string | null; events?: string[] }) {
+export async function createWebhook(deps: Deps, ctx: Ctx, input: CreateWebhookInput) {
   const url = checkUrl(input.url);
   const agentId = await checkAgent(deps, ctx, input.agent_id);
   const secret = input.secret ?? generateSecret();
@@ -70,7 +67,7 @@ export async function createWebhook(deps: Deps, ctx: Ctx, input: { url: string; 
   return { ...webhookView(row), secret };
 }
 
-export async function listWebhooks(deps: Deps, ctx: Ctx, q: { agent_id?: string }, p: Page) {
+export async function listWebhooks(deps: Deps, ctx: Ctx, q: WebhookListQuery, p: Page) {
   if (q.agent_id !== undefined && !isUuid(q.agent_id)) throw invalidField('agent_id', 'agent_id must be a UUID', q.agent_id);
   const where = and(eq(webhooks.orgId, ctx.orgId), q.agent_id ? eq(webhooks.agentId, q.agent_id.toLowerCase()) : undefined);
   const [rows, [{ n }]] = await Promise.all([
@@ -91,7 +88,7 @@ export async function getWebhook(deps: Deps, ctx: Ctx, id: string) {
   return webhookView(row);
 }
 
-export async function updateWebhook(deps: Deps, ctx: Ctx, id: string, input: { url?: string; secret?: string; description?: string | null; events?: string[]; is_active?: boolean }) {
+export async function updateWebhook(deps: Deps, ctx: Ctx, id: string, input: UpdateWebhookInput) {
   const set: Partial<typeof webhooks.$inferInsert> = { updatedAt: new Date(deps.clock.now()) };
   if (input.url !== undefined) set.url = checkUrl(input.url);
   if (input.description !== undefined) set.description = input.description || null;
