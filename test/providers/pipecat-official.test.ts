@@ -8,7 +8,8 @@ import { TEST_GREETING_WINDOW_MS, TEST_SETTLE_MS } from './pipecat-fixtures.js';
 
 // provider_3's RTVI messages checked against @pipecat-ai/client-js 1.13.1, the official client: the messages
 // the adapter sends are the ones the official client builds (its own constructors where it has them), and the
-// fake bot's messages are typed by the client's data types (test/fakes/pipecat-bot.ts).
+// fake bot's messages are typed by the client's data types (test/fakes/pipecat-bot.ts) and parsed by the official
+// client at runtime in pipecat-official-inbound.test.ts.
 
 const scenario: ScenarioSpec = { id: 's', name: 'S', persona: null, goal: null, instructions: null, opening_message: null, script: ['hi'], criteria: [], pass_threshold: 0.75, max_turns: null };
 const live = () => new AbortController().signal;
