@@ -128,6 +128,11 @@ describe('runs', () => {
     expect((await get('?limit=1000')).results_limit).toBe(500);
     expect((await get('?limit=2&offset=1')).results.map((r: any) => r.id)).toEqual([ids[1], ids[2]]);
     expectError(await t.call('GET', `/api/v1/runs/${run.body.id}/results?status=completed`), 400, 'INVALID_FIELD_VALUE');
+    // names of Object.prototype's own properties are no filter either (the fuzz suite found 500 for these)
+    for (const s of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expectError(await t.call('GET', `/api/v1/runs/${run.body.id}/results?status=${s}`), 400, 'INVALID_FIELD_VALUE');
+      expectError(await t.call('GET', `/api/v1/runs/${run.body.id}/results?fault=${s}`), 400, 'INVALID_FIELD_VALUE');
+    }
   });
 
   it('cancel counts a scenario run waiting for its re-attempt once, its last attempt the one that counts', async () => {

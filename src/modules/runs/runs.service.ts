@@ -179,18 +179,19 @@ export async function getRun(deps: Deps, ctx: Ctx, ref: string) {
   return (await runViews(deps.db, [row]))[0];
 }
 
-const RESULT_FILTERS: Record<string, string[]> = {
-  passed: ['passed'], failed: ['failed'], error: ['error'], pending: ['pending', 'running', 'grading'],
-};
+// A Map, not an object literal: a query value such as "constructor" must not find an inherited property.
+const RESULT_FILTERS = new Map<string, string[]>([
+  ['passed', ['passed']], ['failed', ['failed']], ['error', ['error']], ['pending', ['pending', 'running', 'grading']],
+]);
 
 export async function getRunResults(deps: Deps, ctx: Ctx, ref: string, q: RunResultsQuery, p: Page) {
-  if (q.status !== undefined && !RESULT_FILTERS[q.status]) {
+  if (q.status !== undefined && !RESULT_FILTERS.has(q.status)) {
     throw invalidField('status', 'status must be one of passed, failed, error, pending', q.status);
   }
   const byFault = faultFilter(q.fault);
   const row = await findRunRow(deps, ctx, ref);
   if (!row) throw runNotFound();
-  const where = and(eq(scenarioRuns.runId, row.id), q.status ? inArray(scenarioRuns.status, RESULT_FILTERS[q.status]) : undefined, byFault);
+  const where = and(eq(scenarioRuns.runId, row.id), q.status ? inArray(scenarioRuns.status, RESULT_FILTERS.get(q.status) ?? []) : undefined, byFault);
   const [items, [{ n }]] = await Promise.all([
     deps.db.orm.select({
       id: scenarioRuns.id, scenarioId: scenarioRuns.scenarioId, scenarioName: scenarioRuns.scenarioName, repetition: scenarioRuns.repetition, status: scenarioRuns.status,

@@ -52,6 +52,9 @@ describe('scenario runs', () => {
   it('errors: missing test_run_id, bad status, unknown or foreign run', async () => {
     expectError(await t.call('GET', '/api/v1/scenario-runs'), 400, 'MISSING_REQUIRED_FIELD');
     expectError(await t.call('GET', `/api/v1/scenario-runs?test_run_id=${runId}&status=passed`), 400, 'INVALID_FIELD_VALUE');
+    for (const s of ['constructor', '__proto__', 'toString']) {
+      expectError(await t.call('GET', `/api/v1/scenario-runs?test_run_id=${runId}&status=${s}`), 400, 'INVALID_FIELD_VALUE');
+    }
     expectError(await t.call('GET', `/api/v1/scenario-runs?test_run_id=${runId}&passed=maybe`), 400, 'INVALID_FIELD_VALUE');
     expectError(await t.call('GET', '/api/v1/scenario-runs?test_run_id=abc'), 400, 'INVALID_FIELD_VALUE');
     expectError(await t.call('GET', '/api/v1/scenario-runs?test_run_id=00000000-0000-7000-8000-000000000000'), 404, 'NOT_FOUND');

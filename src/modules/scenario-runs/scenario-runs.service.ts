@@ -10,9 +10,10 @@ import { faultFilter, verdictFields } from '../runs/verdict-fields.js';
 type Row = typeof scenarioRuns.$inferSelect;
 
 // The list speaks the spec's coarser vocabulary: graded = "completed" with its passed boolean.
-const LIST_FILTERS: Record<string, string[]> = {
-  pending: ['pending'], running: ['running', 'grading'], completed: ['passed', 'failed'], failed: ['failed'], error: ['error'],
-};
+// A Map, not an object literal: a query value such as "constructor" must not find an inherited property.
+const LIST_FILTERS = new Map<string, string[]>([
+  ['pending', ['pending']], ['running', ['running', 'grading']], ['completed', ['passed', 'failed']], ['failed', ['failed']], ['error', ['error']],
+]);
 const listStatus = (s: string) => (s === 'passed' || s === 'failed' ? 'completed' : s === 'grading' ? 'running' : s);
 const gradedPassed = (r: Row) => (r.status === 'passed' ? true : r.status === 'failed' ? false : null);
 
@@ -44,7 +45,7 @@ export async function listScenarioRuns(deps: Deps, ctx: Ctx, q: { test_run_id?: 
   if (!isUuid(q.test_run_id) && !/^TR-\d{1,15}$/i.test(q.test_run_id)) {
     throw invalidField('test_run_id', 'test_run_id must be a run UUID or TR-<digits>', q.test_run_id);
   }
-  if (q.status !== undefined && !LIST_FILTERS[q.status]) {
+  if (q.status !== undefined && !LIST_FILTERS.has(q.status)) {
     throw invalidField('status', 'status must be one of pending, running, completed, failed, error', q.status);
   }
   const byFault = faultFilter(q.fault);
@@ -52,7 +53,7 @@ export async function listScenarioRuns(deps: Deps, ctx: Ctx, q: { test_run_id?: 
   if (!run) throw new AppError('NOT_FOUND', 'Test run not found');
   const where = and(
     eq(scenarioRuns.runId, run.id),
-    q.status ? inArray(scenarioRuns.status, LIST_FILTERS[q.status]) : undefined,
+    q.status ? inArray(scenarioRuns.status, LIST_FILTERS.get(q.status) ?? []) : undefined,
     q.passed === undefined ? undefined : eq(scenarioRuns.status, q.passed ? 'passed' : 'failed'),
     byFault,
   );
