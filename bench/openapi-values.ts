@@ -1,19 +1,10 @@
 /** Request bodies from an operation's JSON schema (the OpenAPI document's), for bench/openapi-sweep.ts. */
+import { mulberry32 } from '../test/mulberry32.js';
 import { resolveRef } from '../test/contract/routes.js';
 
 export type Random = () => number;
 
-/** mulberry32: a small seeded generator, so a sweep can be repeated exactly. */
-export function makeRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as makeRandom };
 
 const ODD = ['', ' ', 'a\u0000b', '\ud800', '🙂', 'x'.repeat(5000), '<script>', "' OR 1=1 --", 'TR-1', '00000000-0000-0000-0000-000000000000', 'http://127.0.0.1:9/x', 'javascript:alert(1)', '2099-02-30T00:00:00Z'];
 const ANY = [null, true, 0, -1, 1.5, 1e300, 'x', [], {}, [1, 'a'], { a: { b: 1 } }];

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../mulberry32.js';
 import { randomUUID } from 'node:crypto';
 import type { FakeOpenAiServer } from '../fakes/openai-agent.js';
 
@@ -93,17 +94,7 @@ export function injectFault(f: FakeOpenAiServer, fault: Fault, rand: () => numbe
   return fault;
 }
 
-/** A small deterministic PRNG (mulberry32): a failing seed can be replayed with CHAOS_SEED. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as prng };
 
 /**
  * Faults in the queue itself, as a dead worker or an exhausted job leaves it: the rows must still be
